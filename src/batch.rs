@@ -1,0 +1,298 @@
+//! The batch file (DESIGN §4) and its validation.
+//!
+//! A batch file is JSON:
+//!
+//! ```json
+//! { "signatures": [ { "msg_hash": "0x…32 bytes", "r": "0x…", "s": "0x…", "v": 27,
+//!                     "pubkey": "0x04…", "address": "0x…20 bytes" } ] }
+//! ```
+//!
+//! Loading goes in two steps, and each step names the signature (0-based index) it rejects:
+//!
+//! 1. [`BatchFile::parse`] / [`BatchFile::load`] check the *form*: JSON, hex, lengths,
+//!    1 ≤ r, s < n, a `v` that is a recovery id, a public key on the curve. A failure here is
+//!    *bad input* ([`InputError`], exit code 2).
+//! 2. [`BatchFile::to_items`] builds the ECDSA* items `(Rᵢ, sᵢ, hᵢ, Qᵢ)` the native batch check and
+//!    the circuits take: Q is the given key or is recovered from `(h, r, s, v)`, R is recovered
+//!    from `(r, v)` or computed as `u₁·G + u₂·Q`. A failure here is a well-formed but *invalid*
+//!    signature ([`Invalid`], exit code 1): no point with x = r, a wrong address for a recovered
+//!    key, high s under the EIP-2 policy, or a signature that does not verify.
+//!
+//! Whether the items satisfy the batch equation is the job of [`crate::native::batch`].
+
+use std::fmt;
+use std::path::Path;
+
+use halo2curves::secp256k1::{Fq, Secp256k1Affine};
+use serde::{Deserialize, Serialize};
+
+use crate::hexfmt::{decode_hex, decode_hex_fixed, encode_hex};
+use crate::native::batch::{batch_verify, find_invalid, BatchItem};
+use crate::native::ecdsa::nonce_point;
+use crate::native::encoding::fq_from_be_bytes_reduced;
+use crate::native::keys::PublicKey;
+use crate::native::recover::{ecrecover, recover_nonce_point};
+use crate::native::signature::{RecoveryId, Signature};
+
+/// One signature as it stands in the file (strings not yet parsed).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SignatureRecord {
+    pub msg_hash: String,
+    pub r: String,
+    pub s: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub v: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pubkey: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
+}
+
+/// The file as it stands on disk.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BatchRecords {
+    pub signatures: Vec<SignatureRecord>,
+}
+
+/// A signature whose form has been checked.
+#[derive(Clone, Debug)]
+pub struct ParsedSignature {
+    /// The 32-byte message hash as given (big-endian).
+    pub msg_hash: [u8; 32],
+    /// The message hash as a scalar: its 256-bit value mod n.
+    pub h: Fq,
+    pub sig: Signature,
+    pub recovery_id: Option<RecoveryId>,
+    /// The EIP-155 chain id when `v` carried one.
+    pub chain_id: Option<u64>,
+    pub pubkey: Option<PublicKey>,
+    pub address: Option<[u8; 20]>,
+}
+
+/// A batch file whose every signature has the right form.
+#[derive(Clone, Debug)]
+pub struct BatchFile {
+    pub signatures: Vec<ParsedSignature>,
+}
+
+/// Bad input: the file or a field in it is malformed (exit code 2).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InputError {
+    #[error("cannot read batch file {path}: {reason}")]
+    Io { path: String, reason: String },
+    #[error("batch file is not valid JSON for the batch format: {0}")]
+    NotJson(String),
+    #[error("batch is empty: no signatures")]
+    Empty,
+    #[error("signature {index}: {reason}")]
+    Field { index: usize, reason: String },
+}
+
+/// Why a well-formed signature is invalid (exit code 1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Invalid {
+    pub index: usize,
+    pub reason: String,
+}
+
+impl fmt::Display for Invalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "signature {}: invalid: {}", self.index, self.reason)
+    }
+}
+
+/// Validation policy.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Policy {
+    /// EIP-2: reject s > n/2.
+    pub low_s: bool,
+}
+
+impl BatchFile {
+    /// Reads and parses a batch file. Every malformed signature is reported, not only the first.
+    pub fn load(path: &Path) -> Result<Self, Vec<InputError>> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            vec![InputError::Io {
+                path: path.display().to_string(),
+                reason: e.to_string(),
+            }]
+        })?;
+        Self::parse(&text)
+    }
+
+    /// Parses batch-file JSON text. Every malformed signature is reported, not only the first.
+    pub fn parse(text: &str) -> Result<Self, Vec<InputError>> {
+        let records: BatchRecords =
+            serde_json::from_str(text).map_err(|e| vec![InputError::NotJson(e.to_string())])?;
+        Self::from_records(&records)
+    }
+
+    /// Checks the form of every record.
+    pub fn from_records(records: &BatchRecords) -> Result<Self, Vec<InputError>> {
+        if records.signatures.is_empty() {
+            return Err(vec![InputError::Empty]);
+        }
+        let mut parsed = Vec::with_capacity(records.signatures.len());
+        let mut errors = Vec::new();
+        for (index, rec) in records.signatures.iter().enumerate() {
+            match parse_record(rec) {
+                Ok(p) => parsed.push(p),
+                Err(reason) => errors.push(InputError::Field { index, reason }),
+            }
+        }
+        if errors.is_empty() {
+            Ok(BatchFile { signatures: parsed })
+        } else {
+            Err(errors)
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.signatures.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.signatures.is_empty()
+    }
+
+    /// Builds the ECDSA* item of every signature (see the module doc), in order; the `Err`s
+    /// name the invalid ones. A signature that builds may still fail the batch equation when
+    /// both `v` and `pubkey` are given (R and Q are then taken as they are): see
+    /// [`BatchFile::verify_native`].
+    pub fn to_items(&self, policy: Policy) -> Vec<Result<BatchItem, Invalid>> {
+        use rayon::prelude::*;
+        self.signatures
+            .par_iter()
+            .enumerate()
+            .map(|(index, p)| to_item(p, policy).map_err(|reason| Invalid { index, reason }))
+            .collect()
+    }
+
+    /// The items of a batch in which every signature must build; else every invalid one.
+    pub fn items(&self, policy: Policy) -> Result<Vec<BatchItem>, Vec<Invalid>> {
+        let mut items = Vec::with_capacity(self.len());
+        let mut invalid = Vec::new();
+        for r in self.to_items(policy) {
+            match r {
+                Ok(item) => items.push(item),
+                Err(e) => invalid.push(e),
+            }
+        }
+        if invalid.is_empty() {
+            Ok(items)
+        } else {
+            Err(invalid)
+        }
+    }
+
+    /// The full native check: builds every item, runs the random-linear-combination batch
+    /// equation over those that built and, if it fails, bisects to name every invalid one.
+    /// Returns the invalid signatures in index order (empty when the batch is valid).
+    pub fn verify_native(&self, policy: Policy) -> Vec<Invalid> {
+        let mut invalid = Vec::new();
+        let mut items = Vec::with_capacity(self.len());
+        let mut indices = Vec::with_capacity(self.len());
+        for (index, r) in self.to_items(policy).into_iter().enumerate() {
+            match r {
+                Ok(item) => {
+                    indices.push(index);
+                    items.push(item);
+                }
+                Err(e) => invalid.push(e),
+            }
+        }
+        if !items.is_empty() && batch_verify(&items).is_err() {
+            for k in find_invalid(&items) {
+                invalid.push(Invalid {
+                    index: indices[k],
+                    reason: "R ≠ (h/s)·G + (r/s)·Q: the signature does not verify".into(),
+                });
+            }
+        }
+        invalid.sort_by_key(|e| e.index);
+        invalid
+    }
+}
+
+fn parse_record(rec: &SignatureRecord) -> Result<ParsedSignature, String> {
+    let msg_hash: [u8; 32] = decode_hex_fixed(&rec.msg_hash).map_err(|e| format!("msg_hash: {e}"))?;
+    let r: [u8; 32] = decode_hex_fixed(&rec.r).map_err(|e| format!("r: {e}"))?;
+    let s: [u8; 32] = decode_hex_fixed(&rec.s).map_err(|e| format!("s: {e}"))?;
+    let sig = Signature::from_be_bytes(&r, &s).map_err(|e| e.to_string())?;
+    let (recovery_id, chain_id) = match rec.v {
+        Some(v) => {
+            let (id, chain) = RecoveryId::from_v(v).map_err(|e| format!("v = {v}: {e}"))?;
+            (Some(id), chain)
+        }
+        None => (None, None),
+    };
+    let pubkey = match &rec.pubkey {
+        Some(hex) => {
+            let bytes = decode_hex(hex).map_err(|e| format!("pubkey: {e}"))?;
+            Some(PublicKey::from_sec1(&bytes).map_err(|e| format!("pubkey: {e}"))?)
+        }
+        None => None,
+    };
+    let address = match &rec.address {
+        Some(hex) => Some(decode_hex_fixed::<20>(hex).map_err(|e| format!("address: {e}"))?),
+        None => None,
+    };
+    if pubkey.is_none() && recovery_id.is_none() {
+        return Err("neither pubkey nor v is given: the public key cannot be known".into());
+    }
+    if let (Some(key), Some(addr)) = (&pubkey, &address) {
+        if key.address() != *addr {
+            return Err(format!(
+                "address {} does not match the public key (whose address is {})",
+                encode_hex(addr),
+                encode_hex(&key.address())
+            ));
+        }
+    }
+    Ok(ParsedSignature {
+        msg_hash,
+        h: fq_from_be_bytes_reduced(&msg_hash),
+        sig,
+        recovery_id,
+        chain_id,
+        pubkey,
+        address,
+    })
+}
+
+/// The ECDSA* item of one well-formed signature, or why it is invalid.
+fn to_item(p: &ParsedSignature, policy: Policy) -> Result<BatchItem, String> {
+    if policy.low_s && !p.sig.is_low_s() {
+        return Err("s > n/2 (high s) under the EIP-2 low-s policy".into());
+    }
+    let q: PublicKey = match (&p.pubkey, p.recovery_id) {
+        (Some(key), _) => key.clone(),
+        (None, Some(id)) => {
+            let key = ecrecover(&p.h, &p.sig, id).map_err(|e| format!("ecrecover failed: {e}"))?;
+            if let Some(addr) = p.address {
+                if key.address() != addr {
+                    return Err(format!(
+                        "recovered signer {} is not the given address {}",
+                        encode_hex(&key.address()),
+                        encode_hex(&addr)
+                    ));
+                }
+            }
+            key
+        }
+        (None, None) => return Err("neither pubkey nor v is given".into()),
+    };
+    let r_point: Secp256k1Affine = match p.recovery_id {
+        Some(id) => recover_nonce_point(p.sig.r(), id)
+            .map_err(|e| format!("nonce point from (r, v): {e}"))?,
+        None => nonce_point(&q, &p.h, &p.sig).map_err(|e| e.to_string())?,
+    };
+    Ok(BatchItem {
+        r_point,
+        s: *p.sig.s(),
+        h: p.h,
+        q: q.point(),
+    })
+}
