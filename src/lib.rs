@@ -1,1 +1,2 @@
+pub mod calldata;
 pub mod native;
