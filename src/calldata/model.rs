@@ -209,7 +209,7 @@ pub const MAX_BATCH_SIZE: u64 = 1_000_000_000;
 
 /// Converts a gwei amount to wei, rejecting negative, NaN and infinite values.
 pub fn gwei_to_wei(gwei: f64) -> Option<u128> {
-    if !gwei.is_finite() || gwei < 0.0 || gwei > 1e12 {
+    if !gwei.is_finite() || !(0.0..=1e12).contains(&gwei) {
         return None;
     }
     Some((gwei * WEI_PER_GWEI as f64).round() as u128)

@@ -7,14 +7,14 @@ use std::fmt::Write;
 /// `1234567` → `"1,234,567"`.
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    // Groups of three digits from the right; all ASCII, so byte chunks are whole characters.
+    let mut groups: Vec<&str> = digits
+        .as_bytes()
+        .rchunks(3)
+        .map(|g| std::str::from_utf8(g).unwrap_or(""))
+        .collect();
+    groups.reverse();
+    groups.join(",")
 }
 
 fn gwei(wei: u128) -> String {
