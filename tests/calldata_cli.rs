@@ -97,6 +97,9 @@ fn bad_arguments_exit_2() {
         &["--sizes", "1,0,4"],
         &["--blob-usable-bytes", "200000"],
         &["--proof", "/nonexistent/proof.json"],
+        &["--bound", "0"],
+        &["--bound", "20000000"],
+        &["--signature-bytes", "65", "--sender", "index:40"],
         &["--proof-bytes", "100", "--proof", "x.json"],
     ];
     for args in cases {

@@ -63,10 +63,10 @@ pub fn report(
             });
         }
     }
-    if bound == 0 || bound > model::MAX_BATCH_SIZE {
+    if bound == 0 || bound > model::MAX_BREAK_EVEN_BOUND {
         return Err(ParamError::BadBound {
             value: bound,
-            limit: model::MAX_BATCH_SIZE,
+            limit: model::MAX_BREAK_EVEN_BOUND,
         });
     }
     sizes.sort_unstable();

@@ -206,6 +206,8 @@ pub enum ParamError {
 
 /// Largest batch size the model accepts (keeps every product far inside u64 / u128).
 pub const MAX_BATCH_SIZE: u64 = 1_000_000_000;
+/// Largest break-even search bound: the search is a linear scan (a few hundred ms at 10^7).
+pub const MAX_BREAK_EVEN_BOUND: u64 = 10_000_000;
 
 /// Converts a gwei amount to wei, rejecting negative, NaN and infinite values.
 pub fn gwei_to_wei(gwei: f64) -> Option<u128> {
