@@ -36,7 +36,10 @@ struct FileSpec {
 }
 
 fn read_json(rel: &str) -> Value {
-    let path = format!("{}/tests/vectors/wycheproof/{rel}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/tests/vectors/wycheproof/{rel}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
@@ -60,7 +63,10 @@ fn check_case(
         Encoding::Der => Signature::from_der_strict(sig).map_err(|e| e.to_string())?,
         Encoding::P1363 => {
             if sig.len() != 64 {
-                return Err(format!("P1363 signature must be 64 bytes, got {}", sig.len()));
+                return Err(format!(
+                    "P1363 signature must be 64 bytes, got {}",
+                    sig.len()
+                ));
             }
             Signature::from_compact(sig).map_err(|e| e.to_string())?.0
         }
@@ -83,7 +89,9 @@ fn run_file(spec: &FileSpec) {
     for group in doc["testGroups"].as_array().expect("testGroups") {
         assert_eq!(group["sha"], expected_sha, "{}", spec.name);
         assert_eq!(group["publicKey"]["curve"], "secp256k1");
-        let key_hex = group["publicKey"]["uncompressed"].as_str().expect("uncompressed");
+        let key_hex = group["publicKey"]["uncompressed"]
+            .as_str()
+            .expect("uncompressed");
         let key = hex::decode(key_hex)
             .map_err(|e| e.to_string())
             .and_then(|b| PublicKey::from_sec1(&b).map_err(|e| e.to_string()));
@@ -107,15 +115,24 @@ fn run_file(spec: &FileSpec) {
             if got.is_ok() != expected_valid {
                 failures.push(format!(
                     "tcId {tc_id} ({}): expected {}, got {:?}",
-                    case["comment"],
-                    case["result"],
-                    got
+                    case["comment"], case["result"], got
                 ));
             }
         }
     }
-    assert!(failures.is_empty(), "{}: {} failures:\n{}", spec.name, failures.len(), failures.join("\n"));
-    assert_eq!((total, valid, invalid), (spec.tests, spec.valid, spec.invalid), "{}", spec.name);
+    assert!(
+        failures.is_empty(),
+        "{}: {} failures:\n{}",
+        spec.name,
+        failures.len(),
+        failures.join("\n")
+    );
+    assert_eq!(
+        (total, valid, invalid),
+        (spec.tests, spec.valid, spec.invalid),
+        "{}",
+        spec.name
+    );
 }
 
 #[test]
