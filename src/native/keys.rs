@@ -36,8 +36,11 @@ impl PublicKey {
                     return Err(KeyError::UncompressedLength(bytes.len()));
                 }
                 let (xb, yb) = body.split_at(32);
-                let x = fp_from_be_bytes(&to_array(xb)).ok_or(KeyError::XNotInField)?;
-                let y = fp_from_be_bytes(&to_array(yb)).ok_or(KeyError::YNotInField)?;
+                let bad_len = |_| KeyError::UncompressedLength(bytes.len());
+                let x = fp_from_be_bytes(&xb.try_into().map_err(bad_len)?)
+                    .ok_or(KeyError::XNotInField)?;
+                let y = fp_from_be_bytes(&yb.try_into().map_err(bad_len)?)
+                    .ok_or(KeyError::YNotInField)?;
                 // Checked here, before `from_affine`, so that 04 ‖ 0 ‖ 0 (not a curve point;
                 // halo2curves' in-memory identity) is reported as off the curve.
                 if y.square() != x.square() * x + Fp::from(7) {
@@ -49,7 +52,10 @@ impl PublicKey {
                 if bytes.len() != 33 {
                     return Err(KeyError::CompressedLength(bytes.len()));
                 }
-                let x = fp_from_be_bytes(&to_array(body)).ok_or(KeyError::XNotInField)?;
+                let xb: [u8; 32] = body
+                    .try_into()
+                    .map_err(|_| KeyError::CompressedLength(bytes.len()))?;
+                let x = fp_from_be_bytes(&xb).ok_or(KeyError::XNotInField)?;
                 let point = decompress(&x, prefix == 0x03).ok_or(KeyError::NoCurvePoint)?;
                 Self::from_affine(point)
             }
@@ -115,13 +121,6 @@ impl PublicKey {
         out.copy_from_slice(&h[12..]);
         out
     }
-}
-
-/// Copies a 32-byte slice (lengths are checked by the callers) into an array.
-fn to_array(s: &[u8]) -> [u8; 32] {
-    let mut a = [0u8; 32];
-    a.copy_from_slice(&s[..32]);
-    a
 }
 
 #[cfg(test)]
