@@ -1,1 +1,15 @@
+//! Native (out-of-circuit) secp256k1 ECDSA / ECDSA* reference.
+//!
+//! Layers, lowest first: [`encoding`] (big-endian bytes <-> field elements), [`hash`],
+//! [`sqrt`] (square roots and point decompression), [`keys`], [`signature`] (parsing and
+//! invariants), [`ecdsa`] (verify, ECDSA* nonce point, sign), [`recover`] (R and Q from
+//! (r, v)). Errors live in [`error`].
 
+pub mod ecdsa;
+pub mod encoding;
+pub mod error;
+pub mod hash;
+pub mod keys;
+pub mod recover;
+pub mod signature;
+pub mod sqrt;
