@@ -103,7 +103,7 @@ fn bench_msm(c: &mut Criterion) {
     group.bench_function("mul_generator", |bench| {
         bench.iter(|| mul_generator(black_box(&k)))
     });
-    for n in [2usize, 16, 64, 256, 2048] {
+    for n in [2usize, 16, 32, 64, 256, 2048] {
         let points: Vec<Secp256k1Affine> = (0..n)
             .map(|_| (Secp256k1::generator() * Fq::random(&mut rng)).to_affine())
             .collect();
@@ -113,14 +113,14 @@ fn bench_msm(c: &mut Criterion) {
             bench.iter(|| msm(black_box(&points), black_box(&scalars)))
         });
         for w in [4usize, 5] {
-            if n <= 256 {
+            if n <= 64 {
                 group.bench_with_input(BenchmarkId::new(format!("straus_w{w}"), n), &n, |bench, _| {
                     bench.iter(|| msm_straus(black_box(&points), black_box(&scalars), w))
                 });
             }
         }
-        for cw in [4usize, 6, 8, 10] {
-            if n >= 16 {
+        for cw in [4usize, 6, 7, 8, 9, 10] {
+            if n >= 16 && (cw <= 6 || n >= 256) {
                 group.bench_with_input(
                     BenchmarkId::new(format!("pippenger_c{cw}"), n),
                     &n,

@@ -2,7 +2,7 @@ use super::challenge::fp_to_fq_reduced;
 use super::equation::item_is_valid;
 use super::*;
 use ff::Field;
-use group::{prime::PrimeCurveAffine, Curve, Group as _};
+use group::{prime::PrimeCurveAffine, Curve};
 use halo2curves::CurveAffine;
 use halo2curves::secp256k1::{Fp, Secp256k1};
 use proptest::prelude::*;

@@ -15,6 +15,7 @@
 //! contributes nothing. Out-of-range windows are clamped to `1..=10` (Straus) and `1..=20`
 //! (Pippenger). No input makes these functions panic.
 
+mod bucket;
 mod digits;
 mod fixed_base;
 mod pippenger;
@@ -27,23 +28,24 @@ mod tests;
 use halo2curves::secp256k1::{Fq, Secp256k1, Secp256k1Affine};
 use point::{Affine, Jacobian};
 
-/// Below this many points [`msm`] uses Straus, from here on Pippenger (measured).
-pub const STRAUS_PIPPENGER_CROSSOVER: usize = 64;
+/// Below this many points [`msm`] uses Straus, from here on Pippenger. Measured with
+/// `benches/native.rs` (group `msm`): Straus (w = 4) wins at 16 points, Pippenger at 64.
+pub const STRAUS_PIPPENGER_CROSSOVER: usize = 32;
 
-/// The Straus window [`msm`] uses for `n` points.
-pub fn straus_window(n: usize) -> usize {
-    if n <= 2 {
-        4
-    } else {
-        5
-    }
+/// The Straus window [`msm`] uses (measured: w = 4 beats w = 5 for 2..=256 points, the
+/// larger table costing more than the additions it saves).
+pub fn straus_window(_n: usize) -> usize {
+    4
 }
 
-/// The Pippenger window [`msm`] uses for `n` points: close to `log2(n) - 2`, which minimises
-/// `(257/c)·(n + 2^c)` (tuned by measurement).
+/// The Pippenger window [`msm`] uses for `n` points: the `c` minimising the cost model
+/// `windows(c) · (n + 1.6 · 2^c)` (per window `n` mixed additions into buckets, then
+/// `2 · 2^(c-1)` full additions, which cost about 1.6 mixed ones, to sum the buckets).
 pub fn pippenger_window(n: usize) -> usize {
-    let log2 = usize::BITS as usize - n.max(1).leading_zeros() as usize;
-    log2.saturating_sub(2).clamp(4, 16)
+    let cost = |c: usize| (digits::num_windows(c) as f64) * (n as f64 + 1.6 * (1u64 << c) as f64);
+    (2..=16usize)
+        .min_by(|&a, &b| cost(a).total_cmp(&cost(b)))
+        .unwrap_or(8)
 }
 
 fn to_internal(points: &[Secp256k1Affine]) -> Vec<Affine> {

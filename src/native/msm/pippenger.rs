@@ -1,11 +1,12 @@
 //! Pippenger's bucket method with signed digits, windows spread over threads (rayon).
 //!
 //! Scalars are recoded into signed digits of width `c` ([`super::digits`]). For each window
-//! `j`, every point goes into bucket `|d_ij|` (negated when `d_ij < 0`) with one mixed
-//! addition; the window sum `Σ_m m·B_m` then costs `2·2^(c-1)` additions by the running-sum
+//! `j`, every point goes into bucket `|d_ij|` (negated when `d_ij < 0`), the buckets being
+//! filled with batched affine additions ([`super::bucket`]); the window sum `Σ_m m·B_m` then costs `2·2^(c-1)` additions by the running-sum
 //! trick. The windows are independent (computed in parallel) and are finally combined by
 //! Horner's rule with `c` doublings per window. Cost: about `(257/c)·(N + 2^c)` additions.
 
+use super::bucket::fill_buckets;
 use super::digits::{num_windows, signed_digits_into};
 use super::point::{Affine, Jacobian};
 use halo2curves::secp256k1::Fq;
@@ -52,21 +53,12 @@ pub(crate) fn pippenger(points: &[Affine], scalars: &[Fq], window: usize) -> Jac
 
 /// `Σ_i d_i · P_i` for one window's digits `d_i` (`|d_i| <= 2^(c-1)`).
 fn window_sum(points: &[Affine], digits: &[i32], c: usize) -> Jacobian {
-    let mut buckets = vec![Jacobian::IDENTITY; 1usize << (c - 1)];
-    for (p, &d) in points.iter().zip(digits) {
-        if d > 0 {
-            let b = &mut buckets[d as usize - 1];
-            *b = b.add_affine(p);
-        } else if d < 0 {
-            let b = &mut buckets[d.unsigned_abs() as usize - 1];
-            *b = b.sub_affine(p);
-        }
-    }
+    let buckets = fill_buckets(points, digits, 1usize << (c - 1));
     // Σ_m m·B_m = Σ_m (B_m + B_{m+1} + … + B_top), accumulated from the top bucket down.
     let mut running = Jacobian::IDENTITY;
     let mut total = Jacobian::IDENTITY;
     for b in buckets.iter().rev() {
-        running = running.add(b);
+        running = running.add_affine(b);
         total = total.add(&running);
     }
     total

@@ -99,3 +99,14 @@ fn window_choices_are_in_range() {
         assert!((1..=20).contains(&pippenger_window(n)));
     }
 }
+
+#[test]
+fn pippenger_window_grows_with_the_number_of_points() {
+    assert_eq!(pippenger_window(2048), 8);
+    let mut last = 0;
+    for n in [32usize, 256, 2048, 1 << 14, 1 << 18] {
+        let c = pippenger_window(n);
+        assert!(c >= last, "n = {n}");
+        last = c;
+    }
+}
