@@ -3,13 +3,16 @@
 //! Layers, lowest first: [`encoding`] (big-endian bytes <-> field elements), [`hash`],
 //! [`sqrt`] (square roots and point decompression), [`keys`], [`signature`] (parsing and
 //! invariants), [`ecdsa`] (verify, ECDSA* nonce point, sign), [`recover`] (R and Q from
-//! (r, v)). Errors live in [`error`].
+//! (r, v)), [`msm`] (multi-scalar multiplication, fixed-base G), [`batch`] (the
+//! random-linear-combination batch check). Errors live in [`error`].
 
+pub mod batch;
 pub mod ecdsa;
 pub mod encoding;
 pub mod error;
 pub mod hash;
 pub mod keys;
+pub mod msm;
 pub mod recover;
 pub mod signature;
 pub mod sqrt;

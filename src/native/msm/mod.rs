@@ -1,0 +1,86 @@
+//! Multi-scalar multiplication (MSM) on secp256k1: `Σ_i k_i · P_i`, and fixed-base `k · G`.
+//!
+//! * [`msm_straus`]: shared doublings, one signed-window table per point; best for few points.
+//! * [`msm_pippenger`]: bucket method with signed digits, windows in parallel; best for many.
+//! * [`msm`]: picks the method and window from the number of points (crossover measured with
+//!   `benches/native.rs`, group `msm`).
+//! * [`mul_generator`]: `k · G` from a table built once.
+//!
+//! All of these are variable time: they are meant for verification, on public data.
+//! Internally the points are kept in Jacobian coordinates ([`point`]) with mixed
+//! (Jacobian + affine) additions; tables are normalised to affine with one inversion.
+//!
+//! Inputs: `points` and `scalars` are paired index by index; if their lengths differ, only the
+//! first `min(points.len(), scalars.len())` pairs are used. The identity point is allowed and
+//! contributes nothing. Out-of-range windows are clamped to `1..=10` (Straus) and `1..=20`
+//! (Pippenger). No input makes these functions panic.
+
+mod bucket;
+mod digits;
+mod fixed_base;
+mod pippenger;
+pub(crate) mod point;
+mod straus;
+
+#[cfg(test)]
+mod tests;
+
+use halo2curves::secp256k1::{Fq, Secp256k1, Secp256k1Affine};
+use point::{Affine, Jacobian};
+
+/// Below this many points [`msm`] uses Straus, from here on Pippenger. Measured with
+/// `benches/native.rs` (group `msm`): Straus (w = 4) wins at 16 points, Pippenger at 64.
+pub const STRAUS_PIPPENGER_CROSSOVER: usize = 32;
+
+/// The Straus window [`msm`] uses (measured: w = 4 beats w = 5 for 2..=256 points, the
+/// larger table costing more than the additions it saves).
+pub fn straus_window(_n: usize) -> usize {
+    4
+}
+
+/// The Pippenger window [`msm`] uses for `n` points: the `c` minimising the cost model
+/// `windows(c) · (n + 1.6 · 2^c)` (per window `n` mixed additions into buckets, then
+/// `2 · 2^(c-1)` full additions, which cost about 1.6 mixed ones, to sum the buckets).
+pub fn pippenger_window(n: usize) -> usize {
+    let cost = |c: usize| (digits::num_windows(c) as f64) * (n as f64 + 1.6 * (1u64 << c) as f64);
+    (2..=16usize)
+        .min_by(|&a, &b| cost(a).total_cmp(&cost(b)))
+        .unwrap_or(8)
+}
+
+fn to_internal(points: &[Secp256k1Affine]) -> Vec<Affine> {
+    points.iter().map(Affine::from_halo2).collect()
+}
+
+/// `Σ_i scalars[i] · points[i]`, by Straus or Pippenger depending on the number of points.
+pub fn msm(points: &[Secp256k1Affine], scalars: &[Fq]) -> Secp256k1 {
+    msm_internal(&to_internal(points), scalars).to_halo2()
+}
+
+pub(crate) fn msm_internal(points: &[Affine], scalars: &[Fq]) -> Jacobian {
+    let n = points.len().min(scalars.len());
+    if n < STRAUS_PIPPENGER_CROSSOVER {
+        straus::straus(points, scalars, straus_window(n))
+    } else {
+        pippenger::pippenger(points, scalars, pippenger_window(n))
+    }
+}
+
+/// `Σ_i scalars[i] · points[i]` by Straus' method with signed windows of `window` bits.
+pub fn msm_straus(points: &[Secp256k1Affine], scalars: &[Fq], window: usize) -> Secp256k1 {
+    straus::straus(&to_internal(points), scalars, window).to_halo2()
+}
+
+/// `Σ_i scalars[i] · points[i]` by Pippenger's bucket method with signed windows of `window` bits.
+pub fn msm_pippenger(points: &[Secp256k1Affine], scalars: &[Fq], window: usize) -> Secp256k1 {
+    pippenger::pippenger(&to_internal(points), scalars, window).to_halo2()
+}
+
+/// `k · G` from a precomputed fixed-base table (built on first call).
+pub fn mul_generator(k: &Fq) -> Secp256k1 {
+    fixed_base::mul_generator_jacobian(k).to_halo2()
+}
+
+pub(crate) fn mul_generator_internal(k: &Fq) -> Jacobian {
+    fixed_base::mul_generator_jacobian(k)
+}
