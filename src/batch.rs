@@ -217,13 +217,14 @@ impl BatchFile {
 }
 
 fn parse_record(rec: &SignatureRecord) -> Result<ParsedSignature, String> {
-    let msg_hash: [u8; 32] = decode_hex_fixed(&rec.msg_hash).map_err(|e| format!("msg_hash: {e}"))?;
+    let msg_hash: [u8; 32] =
+        decode_hex_fixed(&rec.msg_hash).map_err(|e| format!("msg_hash: {e}"))?;
     let r: [u8; 32] = decode_hex_fixed(&rec.r).map_err(|e| format!("r: {e}"))?;
     let s: [u8; 32] = decode_hex_fixed(&rec.s).map_err(|e| format!("s: {e}"))?;
     let sig = Signature::from_be_bytes(&r, &s).map_err(|e| e.to_string())?;
     let (recovery_id, chain_id) = match rec.v {
         Some(v) => {
-            let (id, chain) = RecoveryId::from_v(v).map_err(|e| format!("v = {v}: {e}"))?;
+            let (id, chain) = RecoveryId::from_v(v).map_err(|e| e.to_string())?;
             (Some(id), chain)
         }
         None => (None, None),
@@ -285,13 +286,13 @@ fn to_item(p: &ParsedSignature, policy: Policy) -> Result<BatchItem, String> {
         (None, None) => return Err("neither pubkey nor v is given".into()),
     };
     let r_point: Secp256k1Affine = match p.recovery_id {
-        Some(id) => recover_nonce_point(p.sig.r(), id)
+        Some(id) => recover_nonce_point(&p.sig.r(), id)
             .map_err(|e| format!("nonce point from (r, v): {e}"))?,
         None => nonce_point(&q, &p.h, &p.sig).map_err(|e| e.to_string())?,
     };
     Ok(BatchItem {
         r_point,
-        s: *p.sig.s(),
+        s: p.sig.s(),
         h: p.h,
         q: q.point(),
     })

@@ -50,7 +50,12 @@ fn valid_batch_exits_zero_and_is_deterministic() {
     let dir = tmp_dir("valid");
     let a = gen_batch(&dir, 64, 1, "");
     let o = verify_native(&a);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
     assert!(String::from_utf8_lossy(&o.stdout).contains("all 64 signatures valid"));
     // Same seed, same file.
     let b = dir.join("again.json");
@@ -84,7 +89,14 @@ fn corrupt_index_out_of_range_is_bad_input() {
     let out = dir.join("x.json");
     let o = run(
         env!("CARGO_BIN_EXE_gen-batch"),
-        &["--count", "4", "--corrupt", "4", "--out", out.to_str().unwrap()],
+        &[
+            "--count",
+            "4",
+            "--corrupt",
+            "4",
+            "--out",
+            out.to_str().unwrap(),
+        ],
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(!out.exists(), "nothing may be written on an error");
@@ -121,27 +133,49 @@ const P_HEX: &str = "fffffffffffffffffffffffffffffffffffffffffffffffffffffffefff
 fn malformed_fields_exit_two_with_index_and_reason() {
     let cases: Vec<(&str, Box<dyn FnOnce(&mut Value)>, &str)> = vec![
         ("badhex", Box::new(|s| s["r"] = json!("0xzz")), "r: bad hex"),
-        ("shorthash", Box::new(|s| s["msg_hash"] = json!("0x1234")), "msg_hash: expected 32 bytes"),
-        ("rzero", Box::new(|s| s["r"] = json!(format!("0x{}", "00".repeat(32)))), "r"),
-        ("szero", Box::new(|s| s["s"] = json!(format!("0x{}", "00".repeat(32)))), "s"),
-        ("sn", Box::new(|s| s["s"] = json!(N_HEX)), "s"),
-        ("rbig", Box::new(|s| s["r"] = json!(format!("0x{}", "ff".repeat(32)))), "r"),
+        (
+            "shorthash",
+            Box::new(|s| s["msg_hash"] = json!("0x1234")),
+            "msg_hash: expected 32 bytes",
+        ),
+        (
+            "rzero",
+            Box::new(|s| s["r"] = json!(format!("0x{}", "00".repeat(32)))),
+            "r is zero",
+        ),
+        (
+            "szero",
+            Box::new(|s| s["s"] = json!(format!("0x{}", "00".repeat(32)))),
+            "s is zero",
+        ),
+        ("sn", Box::new(|s| s["s"] = json!(N_HEX)), "s >= n"),
+        (
+            "rbig",
+            Box::new(|s| s["r"] = json!(format!("0x{}", "ff".repeat(32)))),
+            "r >= n",
+        ),
         ("v", Box::new(|s| s["v"] = json!(29)), "v = 29"),
         (
             "offcurve",
-            Box::new(|s| s["pubkey"] = json!(format!("0x04{}{}", "11".repeat(32), "22".repeat(32)))),
-            "pubkey",
+            Box::new(|s| {
+                s["pubkey"] = json!(format!("0x04{}{}", "11".repeat(32), "22".repeat(32)))
+            }),
+            "pubkey: point not on curve",
         ),
         (
             "xgep",
             Box::new(|s| s["pubkey"] = json!(format!("0x02{P_HEX}"))),
-            "pubkey",
+            "pubkey: public key x >= p",
         ),
-        ("keylen", Box::new(|s| s["pubkey"] = json!("0x04abcd")), "pubkey"),
+        (
+            "keylen",
+            Box::new(|s| s["pubkey"] = json!("0x04abcd")),
+            "pubkey: uncompressed public key must be 65 bytes",
+        ),
         (
             "addr",
             Box::new(|s| s["address"] = json!(format!("0x{}", "ab".repeat(20)))),
-            "address",
+            "does not match the public key",
         ),
         (
             "nokey",
@@ -197,7 +231,12 @@ fn recovery_without_pubkey_verifies() {
     let o = verify_edited("recover", |s| {
         s.as_object_mut().unwrap().remove("pubkey");
     });
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
 }
 
 #[test]
@@ -209,4 +248,13 @@ fn flipped_v_is_invalid_not_malformed() {
     });
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stdout).contains("signature 2: invalid"));
+}
+
+#[test]
+fn recovery_id_with_no_point_is_invalid() {
+    // v = 2 asks for x = r + n, which is ≥ p for any r of a real signature: no nonce point.
+    let o = verify_edited("v2", |s| s["v"] = json!(2));
+    assert_eq!(o.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("signature 2: invalid: nonce point from (r, v)"), "{stdout}");
 }

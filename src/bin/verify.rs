@@ -45,17 +45,16 @@ fn main() -> ExitCode {
     };
     let invalid = batch.verify_native(Policy { low_s: args.low_s });
     if invalid.is_empty() {
-        println!("ok: all {} signatures valid (native batch check)", batch.len());
+        println!(
+            "ok: all {} signatures valid (native batch check)",
+            batch.len()
+        );
         ExitCode::SUCCESS
     } else {
         for e in &invalid {
             println!("{e}");
         }
-        println!(
-            "invalid: {} of {} signatures",
-            invalid.len(),
-            batch.len()
-        );
+        println!("invalid: {} of {} signatures", invalid.len(), batch.len());
         ExitCode::from(1)
     }
 }
