@@ -6,7 +6,7 @@ use batch_ecdsa::native::batch::{batch_verify, BatchItem};
 use batch_ecdsa::native::msm::{msm, msm_pippenger, msm_straus, mul_generator};
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use ff::{Field, FromUniformBytes, PrimeField};
-use group::{Curve, Group as _};
+use group::Curve;
 use halo2curves::secp256k1::{Fp, Fq, Secp256k1, Secp256k1Affine};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -39,7 +39,6 @@ fn signed_items(rng: &mut ChaCha20Rng, b: usize) -> Vec<BatchItem> {
     items
 }
 
-
 fn bench_batch_verify(c: &mut Criterion) {
     let mut rng = ChaCha20Rng::seed_from_u64(1);
     let one_thread = rayon::ThreadPoolBuilder::new()
@@ -55,9 +54,11 @@ fn bench_batch_verify(c: &mut Criterion) {
         let items = signed_items(&mut rng, b);
         assert!(batch_verify(&items).is_ok());
         group.throughput(Throughput::Elements(b as u64));
-        group.bench_with_input(BenchmarkId::new("all_threads", b), &items, |bench, items| {
-            bench.iter(|| batch_verify(black_box(items)))
-        });
+        group.bench_with_input(
+            BenchmarkId::new("all_threads", b),
+            &items,
+            |bench, items| bench.iter(|| batch_verify(black_box(items))),
+        );
         group.bench_with_input(BenchmarkId::new("one_thread", b), &items, |bench, items| {
             bench.iter(|| one_thread.install(|| batch_verify(black_box(items))))
         });
@@ -114,9 +115,13 @@ fn bench_msm(c: &mut Criterion) {
         });
         for w in [4usize, 5] {
             if n <= 64 {
-                group.bench_with_input(BenchmarkId::new(format!("straus_w{w}"), n), &n, |bench, _| {
-                    bench.iter(|| msm_straus(black_box(&points), black_box(&scalars), w))
-                });
+                group.bench_with_input(
+                    BenchmarkId::new(format!("straus_w{w}"), n),
+                    &n,
+                    |bench, _| {
+                        bench.iter(|| msm_straus(black_box(&points), black_box(&scalars), w))
+                    },
+                );
             }
         }
         for cw in [4usize, 6, 7, 8, 9, 10] {
@@ -124,7 +129,9 @@ fn bench_msm(c: &mut Criterion) {
                 group.bench_with_input(
                     BenchmarkId::new(format!("pippenger_c{cw}"), n),
                     &n,
-                    |bench, _| bench.iter(|| msm_pippenger(black_box(&points), black_box(&scalars), cw)),
+                    |bench, _| {
+                        bench.iter(|| msm_pippenger(black_box(&points), black_box(&scalars), cw))
+                    },
                 );
             }
         }

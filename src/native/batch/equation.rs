@@ -96,7 +96,11 @@ pub(crate) fn batch_equation_holds(items: &[BatchItem], r_values: &[Fq]) -> bool
     // Per item: (t^i, −t^i r_i / s_i, t^i h_i / s_i).
     let per_item = |i: usize| {
         let ti_over_s = powers[i] * s_inv[i];
-        (powers[i], -(ti_over_s * r_values[i]), ti_over_s * items[i].h)
+        (
+            powers[i],
+            -(ti_over_s * r_values[i]),
+            ti_over_s * items[i].h,
+        )
     };
     let terms: Vec<(Fq, Fq, Fq)> = if b >= PARALLEL_MIN_ITEMS {
         (0..b).into_par_iter().map(per_item).collect()

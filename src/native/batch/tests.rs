@@ -3,8 +3,8 @@ use super::equation::item_is_valid;
 use super::*;
 use ff::Field;
 use group::{prime::PrimeCurveAffine, Curve};
-use halo2curves::CurveAffine;
 use halo2curves::secp256k1::{Fp, Secp256k1};
+use halo2curves::CurveAffine;
 use proptest::prelude::*;
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
@@ -158,14 +158,35 @@ fn structural_errors_name_the_index() {
     let zero_r = point_with_x_equal_to_n();
     assert!(fp_to_fq_reduced(&zero_r.x).is_zero_vartime());
 
-    type Case = (fn(&mut BatchItem, Secp256k1Affine, Secp256k1Affine), fn(usize) -> BatchError);
+    type Case = (
+        fn(&mut BatchItem, Secp256k1Affine, Secp256k1Affine),
+        fn(usize) -> BatchError,
+    );
     let cases: [Case; 6] = [
-        (|it, _, _| it.r_point = Secp256k1Affine::identity(), |index| BatchError::NonceIsIdentity { index }),
-        (|it, off, _| it.r_point = off, |index| BatchError::NonceNotOnCurve { index }),
-        (|it, _, _| it.q = Secp256k1Affine::identity(), |index| BatchError::KeyIsIdentity { index }),
-        (|it, off, _| it.q = off, |index| BatchError::KeyNotOnCurve { index }),
-        (|it, _, _| it.s = Fq::ZERO, |index| BatchError::ZeroS { index }),
-        (|it, _, zr| it.r_point = zr, |index| BatchError::ZeroR { index }),
+        (
+            |it, _, _| it.r_point = Secp256k1Affine::identity(),
+            |index| BatchError::NonceIsIdentity { index },
+        ),
+        (
+            |it, off, _| it.r_point = off,
+            |index| BatchError::NonceNotOnCurve { index },
+        ),
+        (
+            |it, _, _| it.q = Secp256k1Affine::identity(),
+            |index| BatchError::KeyIsIdentity { index },
+        ),
+        (
+            |it, off, _| it.q = off,
+            |index| BatchError::KeyNotOnCurve { index },
+        ),
+        (
+            |it, _, _| it.s = Fq::ZERO,
+            |index| BatchError::ZeroS { index },
+        ),
+        (
+            |it, _, zr| it.r_point = zr,
+            |index| BatchError::ZeroR { index },
+        ),
     ];
     for (apply, expected) in cases {
         for pos in [0usize, 2, 5] {
