@@ -28,9 +28,10 @@ mod tests;
 use halo2curves::secp256k1::{Fq, Secp256k1, Secp256k1Affine};
 use point::{Affine, Jacobian};
 
-/// Below this many points [`msm`] uses Straus, from here on Pippenger. Measured with
-/// `benches/native.rs` (group `msm`): Straus (w = 4) wins at 16 points, Pippenger at 64.
-pub const STRAUS_PIPPENGER_CROSSOVER: usize = 32;
+/// Below this many points [`msm`] uses Straus, from here on Pippenger. Measured (single
+/// thread, best of 10): Straus w = 4 wins up to 48 points, they tie at 64 (1.6 ms each), and
+/// Pippenger wins from 96 points on (2.0 ms vs 2.4 ms).
+pub const STRAUS_PIPPENGER_CROSSOVER: usize = 64;
 
 /// The Straus window [`msm`] uses (measured: w = 4 beats w = 5 for 2..=256 points, the
 /// larger table costing more than the additions it saves).
@@ -39,11 +40,18 @@ pub fn straus_window(_n: usize) -> usize {
 }
 
 /// The Pippenger window [`msm`] uses for `n` points: the `c` minimising the cost model
-/// `windows(c) · (n + 2 · 2^c)`: per window, `n` batched affine additions into the buckets
-/// (about 7M each), then one mixed and one full Jacobian addition per bucket (about 27M, i.e.
-/// 4 affine additions, for `2^(c-1)` buckets) to sum them.
+/// `windows(c) · (n + 2 · 2^c + 40 · rounds)`, in units of one batched affine addition
+/// (about 7M): per window, `n` affine additions into the buckets, one mixed and one full
+/// Jacobian addition per bucket (about 27M, for `2^(c-1)` buckets) to sum them, and one field
+/// inversion (about 40 units) per round of bucket filling, `rounds ≈ log2(n / 2^(c-1)) + 1`.
+/// Measured optimum (single thread): c = 5..6 at 64-192 points, 6 at 256, 8 at 2048, which
+/// the model reproduces.
 pub fn pippenger_window(n: usize) -> usize {
-    let cost = |c: usize| (digits::num_windows(c) as f64) * (n as f64 + 2.0 * (1u64 << c) as f64);
+    let cost = |c: usize| {
+        let per_bucket = (n as f64 / (1u64 << (c - 1)) as f64).max(1.0);
+        let rounds = per_bucket.log2().ceil() + 1.0;
+        (digits::num_windows(c) as f64) * (n as f64 + 2.0 * (1u64 << c) as f64 + 40.0 * rounds)
+    };
     (2..=16usize)
         .min_by(|&a, &b| cost(a).total_cmp(&cost(b)))
         .unwrap_or(8)
