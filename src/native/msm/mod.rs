@@ -1,6 +1,7 @@
 //! Multi-scalar multiplication (MSM) on secp256k1: `Σ_i k_i · P_i`, and fixed-base `k · G`.
 //!
-//! * [`msm_straus`]: shared doublings, one signed-window table per point; best for few points.
+//! * [`msm_straus`]: shared doublings, one signed-window table per point, and the secp256k1
+//!   endomorphism (half the doublings) for up to 16 points; best for few points.
 //! * [`msm_pippenger`]: bucket method with signed digits, windows in parallel; best for many.
 //! * [`msm`]: picks the method and window from the number of points (crossover measured with
 //!   `benches/native.rs`, group `msm`).
@@ -18,9 +19,10 @@
 mod bucket;
 mod digits;
 mod fixed_base;
+mod glv;
 mod pippenger;
 pub(crate) mod point;
-mod straus;
+pub(crate) mod straus;
 
 #[cfg(test)]
 mod tests;
@@ -75,7 +77,8 @@ pub(crate) fn msm_internal(points: &[Affine], scalars: &[Fq]) -> Jacobian {
     }
 }
 
-/// `Σ_i scalars[i] · points[i]` by Straus' method with signed windows of `window` bits.
+/// `Σ_i scalars[i] · points[i]` by Straus' method with signed windows of `window` bits (and
+/// the GLV endomorphism for up to 16 points).
 pub fn msm_straus(points: &[Secp256k1Affine], scalars: &[Fq], window: usize) -> Secp256k1 {
     straus::straus(&to_internal(points), scalars, window).to_halo2()
 }
