@@ -57,7 +57,7 @@ fn mul_shift_384_rounded(a: &[u64; 4], b: &[u64; 4]) -> Fq {
     }
     let hi = ((wide[7] as u128) << 64) | wide[6] as u128;
     let round = (wide[5] >> 63) as u128;
-    // hi < 2^128 - 1 because a, b < 2^256 and b < 2^255, so hi + round does not overflow.
+    // a < 2^256 and b <= G2 < 0.9·2^256, so hi < 0.9·2^128 and hi + round cannot overflow.
     Fq::from_u128(hi + round)
 }
 
