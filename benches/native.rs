@@ -6,7 +6,7 @@ use batch_ecdsa::native::batch::{batch_verify, BatchItem};
 use batch_ecdsa::native::msm::{msm, msm_pippenger, msm_straus, mul_generator};
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use ff::{Field, FromUniformBytes, PrimeField};
-use group::{Curve, Group as _};
+use group::Curve;
 use halo2curves::secp256k1::{Fp, Fq, Secp256k1, Secp256k1Affine};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};

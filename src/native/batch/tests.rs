@@ -249,3 +249,27 @@ proptest! {
         prop_assert_eq!(find_invalid(&items), expected);
     }
 }
+
+#[test]
+fn large_batch_passes_and_one_bad_item_is_named() {
+    let mut rng = ChaCha20Rng::seed_from_u64(17);
+    let mut items = random_batch(&mut rng, 600);
+    assert_eq!(batch_verify(&items), Ok(()));
+    corrupt(&mut items[421], Corruption::NegateR, &mut rng);
+    assert_eq!(batch_verify(&items), Err(BatchError::EquationFailed));
+    assert_eq!(find_invalid(&items), vec![421]);
+}
+
+#[test]
+fn duplicated_items_are_handled() {
+    let mut rng = ChaCha20Rng::seed_from_u64(18);
+    let item = random_item(&mut rng);
+    let mut items = vec![item; 70];
+    assert_eq!(batch_verify(&items), Ok(()));
+    let mut bad = item;
+    bad.h += Fq::ONE;
+    items[5] = bad;
+    items[66] = bad;
+    assert_eq!(batch_verify(&items), Err(BatchError::EquationFailed));
+    assert_eq!(find_invalid(&items), vec![5, 66]);
+}

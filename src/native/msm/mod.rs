@@ -1,6 +1,7 @@
 //! Multi-scalar multiplication (MSM) on secp256k1: `Σ_i k_i · P_i`, and fixed-base `k · G`.
 //!
-//! * [`msm_straus`]: shared doublings, one signed-window table per point; best for few points.
+//! * [`msm_straus`]: shared doublings, one signed-window table per point, and the secp256k1
+//!   endomorphism (half the doublings) for up to 16 points; best for few points.
 //! * [`msm_pippenger`]: bucket method with signed digits, windows in parallel; best for many.
 //! * [`msm`]: picks the method and window from the number of points (crossover measured with
 //!   `benches/native.rs`, group `msm`).
@@ -12,15 +13,16 @@
 //!
 //! Inputs: `points` and `scalars` are paired index by index; if their lengths differ, only the
 //! first `min(points.len(), scalars.len())` pairs are used. The identity point is allowed and
-//! contributes nothing. Out-of-range windows are clamped to `1..=10` (Straus) and `1..=20`
+//! contributes nothing. Out-of-range windows are clamped to `1..=10` (Straus) and `1..=16`
 //! (Pippenger). No input makes these functions panic.
 
 mod bucket;
 mod digits;
 mod fixed_base;
+mod glv;
 mod pippenger;
 pub(crate) mod point;
-mod straus;
+pub(crate) mod straus;
 
 #[cfg(test)]
 mod tests;
@@ -28,9 +30,10 @@ mod tests;
 use halo2curves::secp256k1::{Fq, Secp256k1, Secp256k1Affine};
 use point::{Affine, Jacobian};
 
-/// Below this many points [`msm`] uses Straus, from here on Pippenger. Measured with
-/// `benches/native.rs` (group `msm`): Straus (w = 4) wins at 16 points, Pippenger at 64.
-pub const STRAUS_PIPPENGER_CROSSOVER: usize = 32;
+/// Below this many points [`msm`] uses Straus, from here on Pippenger. Measured (single
+/// thread, best of 10): Straus w = 4 wins up to 48 points, they tie at 64 (1.6 ms each), and
+/// Pippenger wins from 96 points on (2.0 ms vs 2.4 ms).
+pub const STRAUS_PIPPENGER_CROSSOVER: usize = 64;
 
 /// The Straus window [`msm`] uses (measured: w = 4 beats w = 5 for 2..=256 points, the
 /// larger table costing more than the additions it saves).
@@ -39,10 +42,18 @@ pub fn straus_window(_n: usize) -> usize {
 }
 
 /// The Pippenger window [`msm`] uses for `n` points: the `c` minimising the cost model
-/// `windows(c) · (n + 1.6 · 2^c)` (per window `n` mixed additions into buckets, then
-/// `2 · 2^(c-1)` full additions, which cost about 1.6 mixed ones, to sum the buckets).
+/// `windows(c) · (n + 2 · 2^c + 40 · rounds)`, in units of one batched affine addition
+/// (about 7M): per window, `n` affine additions into the buckets, one mixed and one full
+/// Jacobian addition per bucket (about 27M, for `2^(c-1)` buckets) to sum them, and one field
+/// inversion (about 40 units) per round of bucket filling, `rounds ≈ log2(n / 2^(c-1)) + 1`.
+/// Measured optimum (single thread): c = 5..6 at 64-192 points, 6 at 256, 8 at 2048, which
+/// the model reproduces.
 pub fn pippenger_window(n: usize) -> usize {
-    let cost = |c: usize| (digits::num_windows(c) as f64) * (n as f64 + 1.6 * (1u64 << c) as f64);
+    let cost = |c: usize| {
+        let per_bucket = (n as f64 / (1u64 << (c - 1)) as f64).max(1.0);
+        let rounds = per_bucket.log2().ceil() + 1.0;
+        (digits::num_windows(c) as f64) * (n as f64 + 2.0 * (1u64 << c) as f64 + 40.0 * rounds)
+    };
     (2..=16usize)
         .min_by(|&a, &b| cost(a).total_cmp(&cost(b)))
         .unwrap_or(8)
@@ -66,7 +77,8 @@ pub(crate) fn msm_internal(points: &[Affine], scalars: &[Fq]) -> Jacobian {
     }
 }
 
-/// `Σ_i scalars[i] · points[i]` by Straus' method with signed windows of `window` bits.
+/// `Σ_i scalars[i] · points[i]` by Straus' method with signed windows of `window` bits (and
+/// the GLV endomorphism for up to 16 points).
 pub fn msm_straus(points: &[Secp256k1Affine], scalars: &[Fq], window: usize) -> Secp256k1 {
     straus::straus(&to_internal(points), scalars, window).to_halo2()
 }

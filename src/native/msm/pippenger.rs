@@ -2,7 +2,8 @@
 //!
 //! Scalars are recoded into signed digits of width `c` ([`super::digits`]). For each window
 //! `j`, every point goes into bucket `|d_ij|` (negated when `d_ij < 0`), the buckets being
-//! filled with batched affine additions ([`super::bucket`]); the window sum `Σ_m m·B_m` then costs `2·2^(c-1)` additions by the running-sum
+//! filled with batched affine additions ([`super::bucket`]); the window sum `Σ_m m·B_m`
+//! then costs `2·2^(c-1)` additions by the running-sum
 //! trick. The windows are independent (computed in parallel) and are finally combined by
 //! Horner's rule with `c` doublings per window. Cost: about `(257/c)·(N + 2^c)` additions.
 
@@ -13,7 +14,7 @@ use halo2curves::secp256k1::Fq;
 use rayon::prelude::*;
 
 /// Largest window accepted; larger requests are clamped (buckets grow as `2^(c-1)`).
-pub(crate) const MAX_WINDOW: usize = 20;
+pub(crate) const MAX_WINDOW: usize = 16;
 
 pub(crate) fn pippenger(points: &[Affine], scalars: &[Fq], window: usize) -> Jacobian {
     let c = window.clamp(1, MAX_WINDOW);

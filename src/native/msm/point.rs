@@ -78,7 +78,7 @@ impl Jacobian {
 
     /// Converts to halo2curves' homogeneous projective form: `(X·Z, Y, Z^3)` has
     /// `x = X·Z / Z^3 = X/Z^2` and `y = Y/Z^3`, the same affine point.
-    pub(crate) fn to_halo2(&self) -> Secp256k1 {
+    pub(crate) fn to_halo2(self) -> Secp256k1 {
         if self.is_identity() {
             return Secp256k1 {
                 x: Fp::ZERO,
@@ -207,7 +207,7 @@ pub(crate) fn batch_invert_fp(values: &mut [Fp]) {
     }
     // acc is a product of non-zero field elements, hence invertible.
     let mut inv = acc.invert().unwrap_or(Fp::ZERO);
-    for (v, before) in values.iter_mut().zip(prefix.into_iter()).rev() {
+    for (v, before) in values.iter_mut().zip(prefix).rev() {
         if v.is_zero_vartime() {
             continue;
         }
