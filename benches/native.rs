@@ -1,4 +1,5 @@
-//! Native benches: batch verification per signature vs k256's single verify, and MSM.
+//! Native benches: batch verification per signature vs k256's single verify, our single
+//! verify, MSM, and the two square roots (fixed addition chain vs ff's generic Tonelli–Shanks).
 //!
 //! `cargo bench --bench native` (add `-- --quick` for a fast pass).
 
@@ -139,5 +140,57 @@ fn bench_msm(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_batch_verify, bench_k256_verify, bench_msm);
+fn bench_single_verify(c: &mut Criterion) {
+    use batch_ecdsa::native::ecdsa::{sign, verify};
+    use batch_ecdsa::native::keys::PublicKey;
+    let mut rng = ChaCha20Rng::seed_from_u64(4);
+    let (d, h, k) = (
+        Fq::random(&mut rng),
+        Fq::random(&mut rng),
+        Fq::random(&mut rng),
+    );
+    let key = PublicKey::from_secret(&d).expect("d != 0");
+    let (sig, _, _) = sign(&d, &h, &k).expect("sign");
+    assert!(verify(&key, &h, &sig).is_ok());
+    let mut group = c.benchmark_group("single_verify");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("ours", |bench| {
+        bench.iter(|| verify(black_box(&key), black_box(&h), black_box(&sig)))
+    });
+    group.finish();
+}
+
+fn bench_sqrt(c: &mut Criterion) {
+    use batch_ecdsa::native::sqrt::{sqrt_fixed, sqrt_generic};
+    let mut rng = ChaCha20Rng::seed_from_u64(5);
+    // A square (x³ + 7 of a curve point's x), so both roots succeed.
+    let p = (Secp256k1::generator() * Fq::random(&mut rng)).to_affine();
+    let a = p.x * p.x * p.x + Fp::from(7u64);
+    assert_eq!(sqrt_fixed(&a).map(|y| y * y), Some(a));
+    let mut group = c.benchmark_group("sqrt");
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    group.bench_function("fixed_chain", |bench| {
+        bench.iter(|| sqrt_fixed(black_box(&a)))
+    });
+    group.bench_function("generic", |bench| {
+        bench.iter(|| sqrt_generic(black_box(&a)))
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_batch_verify,
+    bench_k256_verify,
+    bench_single_verify,
+    bench_msm,
+    bench_sqrt
+);
 criterion_main!(benches);

@@ -256,5 +256,8 @@ fn recovery_id_with_no_point_is_invalid() {
     let o = verify_edited("v2", |s| s["v"] = json!(2));
     assert_eq!(o.status.code(), Some(1));
     let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(stdout.contains("signature 2: invalid: nonce point from (r, v)"), "{stdout}");
+    assert!(
+        stdout.contains("signature 2: invalid: nonce point from (r, v)"),
+        "{stdout}"
+    );
 }

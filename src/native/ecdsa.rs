@@ -12,32 +12,20 @@
 //! into the linear equation s·R = h·G + r·Q, which random linear combinations can batch.
 
 use ff::Field;
-use group::{prime::PrimeCurveAffine, Curve, Group};
+use group::{Curve, Group};
 use halo2curves::secp256k1::{Fq, Secp256k1, Secp256k1Affine};
 
 use super::encoding::{fp_is_ge_n, fp_to_fq_reduced};
 use super::error::{SigError, VerifyError};
 use super::keys::PublicKey;
+use super::msm::{msm, mul_generator};
 use super::signature::{RecoveryId, Signature};
 
-/// `a·P + b·Q` by Shamir's trick: one shared chain of 256 doublings, adding P, Q or P + Q
-/// per bit pair from a 4-entry table. Variable time (for public inputs only); halo2curves'
-/// projective formulas are complete, so P = ±Q and identities need no special cases.
-pub fn double_mul(a: &Fq, p: &Secp256k1, b: &Fq, q: &Secp256k1) -> Secp256k1 {
-    use ff::PrimeField;
-    let table = [Secp256k1::identity(), *p, *q, p + q];
-    let (ra, rb) = (a.to_repr(), b.to_repr());
-    let mut acc = Secp256k1::identity();
-    for i in (0..256).rev() {
-        acc = acc.double();
-        let bit_a = (ra[i / 8] >> (i % 8)) & 1;
-        let bit_b = (rb[i / 8] >> (i % 8)) & 1;
-        let idx = (bit_a | (bit_b << 1)) as usize;
-        if idx != 0 {
-            acc += table[idx];
-        }
-    }
-    acc
+/// `a·G + b·Q`: the fixed-base table for G ([`mul_generator`]) plus a one-point Straus
+/// multiplication of Q with the GLV endomorphism ([`msm`]). Variable time (public inputs only).
+/// The projective formulas are complete, so Q = ±G and zero scalars need no special cases.
+pub fn mul_g_add(a: &Fq, b: &Fq, q: &Secp256k1Affine) -> Secp256k1 {
+    mul_generator(a) + msm(std::slice::from_ref(q), std::slice::from_ref(b))
 }
 
 /// The ECDSA* nonce point: `R = u1·G + u2·Q` with `u1 = h/s`, `u2 = r/s`, after checking
@@ -48,7 +36,7 @@ pub fn nonce_point(q: &PublicKey, h: &Fq, sig: &Signature) -> Result<Secp256k1Af
     let s_inv: Fq = Option::from(sig.s().invert()).ok_or(VerifyError::Mismatch)?;
     let u1 = *h * s_inv;
     let u2 = sig.r() * s_inv;
-    let r_point = double_mul(&u1, &Secp256k1::generator(), &u2, &q.point().to_curve());
+    let r_point = mul_g_add(&u1, &u2, &q.point());
     if bool::from(r_point.is_identity()) {
         return Err(VerifyError::NonceIsIdentity);
     }
@@ -167,24 +155,22 @@ mod tests {
     }
 
     #[test]
-    fn double_mul_matches_separate_muls() {
-        let p = Secp256k1::generator() * Fq::from(12345u64);
-        let q = Secp256k1::generator() * Fq::from(678u64);
+    fn mul_g_add_matches_separate_muls() {
+        let g = Secp256k1::generator();
+        let q = (g * Fq::from(678u64)).to_affine();
         for (a, b) in [
             (Fq::ZERO, Fq::ZERO),
             (Fq::ONE, -Fq::ONE),
             (-Fq::from(3), Fq::from(99)),
         ] {
-            assert_eq!(double_mul(&a, &p, &b, &q), p * a + q * b);
+            assert_eq!(mul_g_add(&a, &b, &q), g * a + q * b);
         }
-        // P = Q and P = -Q exercise the doubling / cancelling table entries.
+        // Q = G and Q = -G: the sum doubles or cancels.
+        let gq = g.to_affine();
+        assert_eq!(mul_g_add(&Fq::from(5), &Fq::from(7), &gq), g * Fq::from(12));
         assert_eq!(
-            double_mul(&Fq::from(5), &p, &Fq::from(7), &p),
-            p * Fq::from(12)
-        );
-        assert_eq!(
-            double_mul(&Fq::from(5), &p, &Fq::from(7), &-p),
-            -(p * Fq::from(2))
+            mul_g_add(&Fq::from(5), &Fq::from(5), &(-g).to_affine()),
+            Secp256k1::identity()
         );
     }
 }

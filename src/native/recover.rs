@@ -14,10 +14,10 @@
 //! expected one.
 
 use ff::Field;
-use group::{prime::PrimeCurveAffine, Curve, Group};
-use halo2curves::secp256k1::{Fq, Secp256k1, Secp256k1Affine};
+use group::{Curve, Group};
+use halo2curves::secp256k1::{Fq, Secp256k1Affine};
 
-use super::ecdsa::double_mul;
+use super::ecdsa::mul_g_add;
 use super::encoding::fq_plus_n_as_fp;
 use super::error::RecoverError;
 use super::keys::PublicKey;
@@ -51,7 +51,7 @@ pub fn ecrecover(h: &Fq, sig: &Signature, id: RecoveryId) -> Result<PublicKey, R
     let r_inv: Fq = Option::from(sig.r().invert()).ok_or(RecoverError::RZero)?;
     let u1 = -(*h * r_inv);
     let u2 = sig.s() * r_inv;
-    let q = double_mul(&u1, &Secp256k1::generator(), &u2, &r_point.to_curve());
+    let q = mul_g_add(&u1, &u2, &r_point);
     if bool::from(q.is_identity()) {
         return Err(RecoverError::RecoveredIdentity);
     }
