@@ -1,0 +1,181 @@
+//! Multiplication and what is built on it: square, mul by constant, inverse, division, reduce.
+
+use ff::{Field, PrimeField};
+use num_bigint::{BigInt, BigUint};
+use num_integer::Integer;
+use num_traits::{One, Zero};
+
+use super::chip::{proper_max, FieldChip, PROPER_BITS};
+use super::params::{to_limbs, CARRY_BITS, LIMB_BITS, MAX_MUL_LIMB_BITS, NUM_LIMBS};
+use super::types::{CrtInt, FieldValue, Proper, Reduced};
+use crate::bigint::{fe_to_big, modulus};
+use crate::layout::{Builder, GateKind, Native};
+
+impl<P: PrimeField> FieldChip<P> {
+    /// `x·y mod p` as a proper value (honestly canonical; `assert_canonical` proves it).
+    ///
+    /// **Witness**: `q = ⌊x·y / p⌋`, `r = x·y mod p`, carries `c_k`. **Constraints** (mul block,
+    /// see `field::gates`): for `k < 3`, `e_k + c_(k−1) = 2^88·c_k` with
+    /// `e_k = Σ_(i+j=k) (x_i·y_j − q_i·p_j) − r_k`, and `X·Y − Q·p − R ≡ 0 (mod r_bn)` on the
+    /// native values computed from the limbs inside the gate.
+    ///
+    /// **Bounds** (asserted below from the tracked maxima; a violation is a circuit-construction
+    /// error, never a property of the witness):
+    /// * input limbs `< 2^91`: `|e_k| ≤ 3·2^182 + 3·2^176 + 2^88`, carries `|c_k| < 2^96`, range-checked
+    ///   as `c_k + 2^96 ∈ [0, 2^97)`; every term of a carry equation is `< 2^185 ≪ r ≈ 2^253.6`, so
+    ///   each holds over the integers, and summing them gives `Σ_(k<3) e_k·2^(88k) = c_2·2^264`:
+    ///   `E = X·Y − Q·p − R ≡ 0 (mod 2^264)`.
+    /// * `q` limbs range-checked to the bits of `⌊max X·max Y / p⌋`, `r` limbs to 88/88/80.
+    ///   Then `|E| < max(max X·max Y, 2^qbits·p + 2^256) < 2^264·r_bn ≈ 2^517.6` (asserted),
+    ///   and `E ≡ 0 mod 2^264` and `mod r_bn` (coprime) give `E = 0`: `x·y = q·p + r` exactly.
+    /// * `r < 2^256`, so `r` is proper.
+    pub fn mul(
+        &self,
+        b: &mut Builder,
+        x: &impl FieldValue<P>,
+        y: &impl FieldValue<P>,
+    ) -> Proper<P> {
+        let (x, y) = (x.crt(), y.crt());
+        let prod = &x.value * &y.value;
+        let (q, r) = prod.div_rem(&self.p);
+        self.mul_block(b, x, y, &q, &r)
+    }
+
+    /// `x²`.
+    pub fn square(&self, b: &mut Builder, x: &impl FieldValue<P>) -> Proper<P> {
+        self.mul(b, x, x)
+    }
+
+    /// `x·c` for a field constant `c` (the constant's limbs are fixed cells).
+    pub fn mul_const(&self, b: &mut Builder, x: &impl FieldValue<P>, c: P) -> Proper<P> {
+        let k = self.load_constant(b, c);
+        self.mul(b, x, &k)
+    }
+
+    /// `x⁻¹`: witness `y`, prove `x·y = q·p + 1` with the mul block's `r` limbs copied from the
+    /// constants (1, 0, 0). If `x ≡ 0 (mod p)` then `x·y ≡ 0 ≢ 1`, so no witness satisfies the
+    /// circuit (halo2-lib PR #41 class); the honest witness generator then assigns `y = 0` and
+    /// the proof fails, it does not panic.
+    pub fn inv(&self, b: &mut Builder, x: &impl FieldValue<P>) -> Proper<P> {
+        let xv = x.fe();
+        let y = self.load_proper(b, xv.invert().unwrap_or(P::ZERO));
+        self.mul_block_fixed_r(b, x.crt(), y.crt());
+        y
+    }
+
+    /// `x / y = x·y⁻¹`; unsatisfiable when `y ≡ 0`, whatever `x` is (so 0/0 is rejected too).
+    pub fn div(
+        &self,
+        b: &mut Builder,
+        x: &impl FieldValue<P>,
+        y: &impl FieldValue<P>,
+    ) -> Proper<P> {
+        let yi = self.inv(b, y);
+        self.mul(b, x, &yi)
+    }
+
+    /// The canonical value of any (lazy or proper) `x`: `x·1 = q·p + r` through the mul block,
+    /// then `r ≤ p − 1`.
+    pub fn reduce(&self, b: &mut Builder, x: &impl FieldValue<P>) -> Reduced<P> {
+        let one = self.load_constant(b, P::ONE);
+        let r = self.mul(b, x, &one);
+        self.assert_canonical(b, &r)
+    }
+
+    fn mul_block_fixed_r(&self, b: &mut Builder, x: &CrtInt, y: &CrtInt) {
+        let prod = &x.value * &y.value;
+        let (q, r) = prod.div_rem(&self.p);
+        // Honest r is 1 when x is invertible; for x ≡ 0 it is 0 and the copies to (1, 0, 0) fail.
+        let out = self.mul_block(b, x, y, &q, &r);
+        let one = b.constant(Native::ONE);
+        let zero = b.constant(Native::ZERO);
+        b.constrain_equal(&out.inner.limbs[0], &one);
+        b.constrain_equal(&out.inner.limbs[1], &zero);
+        b.constrain_equal(&out.inner.limbs[2], &zero);
+    }
+
+    /// Checks the bounds of the module doc and returns the bit sizes of q's limbs.
+    fn mul_bounds(&self, x: &CrtInt, y: &CrtInt) -> [u32; NUM_LIMBS] {
+        for m in x.max_limbs.iter().chain(y.max_limbs.iter()) {
+            assert!(
+                m.bits() <= MAX_MUL_LIMB_BITS as u64,
+                "mul input limb above 2^91: reduce first"
+            );
+        }
+        let (mx, my) = (x.max_value(), y.max_value());
+        let max_q = (&mx * &my) / &self.p;
+        let qbits = max_q.bits() as u32;
+        let crt_bound = (BigUint::one() << (LIMB_BITS * NUM_LIMBS as u32)) * modulus::<Native>();
+        let q_side = ((BigUint::one() << qbits) - 1u32) * &self.p + (BigUint::one() << 256);
+        assert!(
+            &mx * &my < crt_bound && q_side < crt_bound,
+            "mul inputs too large for the CRT bound: reduce first"
+        );
+        assert!(qbits <= LIMB_BITS * NUM_LIMBS as u32);
+        [0, 1, 2].map(|i| qbits.saturating_sub(LIMB_BITS * i).min(LIMB_BITS))
+    }
+
+    /// Lays out one mul block for the witness (q, r) and returns r as a proper value.
+    pub(crate) fn mul_block(
+        &self,
+        b: &mut Builder,
+        x: &CrtInt,
+        y: &CrtInt,
+        q: &BigUint,
+        r: &BigUint,
+    ) -> Proper<P> {
+        let q_bits = self.mul_bounds(x, y);
+        let l = self.range.params.lookup_bits;
+        let (ql, rl) = (to_limbs(q), to_limbs(r));
+        let pl = to_limbs(&self.p);
+        let xl: Vec<BigInt> = x
+            .limbs
+            .iter()
+            .map(|c| BigInt::from(fe_to_big(&c.value)))
+            .collect();
+        let yl: Vec<BigInt> = y
+            .limbs
+            .iter()
+            .map(|c| BigInt::from(fe_to_big(&c.value)))
+            .collect();
+        // Honest carries: c_k = (e_k + c_(k−1)) / 2^88 (exact when x·y = q·p + r).
+        let offset = BigInt::one() << (CARRY_BITS - 1);
+        let mut carries = Vec::new();
+        let mut c = BigInt::zero();
+        for k in 0..NUM_LIMBS {
+            let mut e = -BigInt::from(rl[k].clone()) + &c;
+            for i in 0..=k {
+                e += &xl[i] * &yl[k - i] - BigInt::from(&ql[i] * &pl[k - i]);
+            }
+            c = e >> LIMB_BITS; // floor division; exact for honest witnesses
+            let stored = (&c + &offset).to_biguint().unwrap_or_default();
+            carries.push(stored);
+        }
+        let first = b.rows();
+        let mut rows = Vec::new();
+        for (v, bits) in ql.iter().zip(q_bits) {
+            rows.push(self.range.range_rows(b, v, bits, l, 0));
+        }
+        for (v, bits) in rl.iter().zip(PROPER_BITS) {
+            rows.push(self.range.range_rows(b, v, bits, l, 0));
+        }
+        for v in carries.iter() {
+            rows.push(self.range.range_rows(b, v, CARRY_BITS, l, 0));
+        }
+        assert!(
+            rows.iter().all(|r| r.height == 1),
+            "limb range checks must fit in one row"
+        );
+        b.enable(GateKind::Mul(self.mul_gate), first);
+        for i in 0..NUM_LIMBS {
+            b.copy_of(&x.limbs[i], first + i as u32, 1);
+            b.copy_of(&y.limbs[i], first + (NUM_LIMBS + i) as u32, 1);
+        }
+        let limbs = [0, 1, 2].map(|i| rows[NUM_LIMBS + i].x);
+        Proper::wrap(CrtInt {
+            limbs,
+            value: r.clone(),
+            max_limbs: proper_max(),
+        })
+    }
+}
