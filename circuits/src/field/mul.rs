@@ -82,6 +82,20 @@ impl<P: PrimeField> FieldChip<P> {
         self.assert_canonical(b, &r)
     }
 
+    /// The mul block with a caller-chosen witness `(q, r)` (no check that it is honest): lets
+    /// soundness tests try forged quotients and remainders. Not for circuit code.
+    #[doc(hidden)]
+    pub fn mul_with_witness(
+        &self,
+        b: &mut Builder,
+        x: &impl FieldValue<P>,
+        y: &impl FieldValue<P>,
+        q: &BigUint,
+        r: &BigUint,
+    ) -> Proper<P> {
+        self.mul_block(b, x.crt(), y.crt(), q, r)
+    }
+
     fn mul_block_fixed_r(&self, b: &mut Builder, x: &CrtInt, y: &CrtInt) {
         let prod = &x.value * &y.value;
         let (q, r) = prod.div_rem(&self.p);
