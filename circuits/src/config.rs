@@ -2,11 +2,16 @@
 //! the shared `(tag, value)` range table, and the gates of the range and field layers.
 
 use halo2_proofs::circuit::{Layouter, SimpleFloorPlanner};
-use halo2_proofs::plonk::{Circuit, ConstraintSystem, Error, TableColumn};
+use std::collections::HashMap;
+
+use halo2_proofs::circuit::Cell;
+use halo2_proofs::plonk::{Challenge, Circuit, ConstraintSystem, Error, FirstPhase, TableColumn};
 use num_bigint::BigUint;
 
 use crate::bigint::modulus;
-use crate::layout::{assign_builder, load_range_table, Builder, GroupConfig, LayoutParams, Native};
+use crate::layout::{
+    assign_builder, load_range_table, Builder, CellRef, GroupConfig, LayoutParams, Native,
+};
 use halo2curves::secp256k1::{Fp, Fq};
 
 /// Column groups (index = phase), the range table, and the registered emulated moduli.
@@ -16,6 +21,8 @@ pub struct CircuitConfig {
     pub table: (TableColumn, TableColumn),
     pub params: LayoutParams,
     pub moduli: Vec<BigUint>,
+    /// A challenge drawn after the first-phase advice is committed (when `phases ≥ 2`).
+    pub challenge: Option<Challenge>,
 }
 
 impl CircuitConfig {
@@ -35,17 +42,41 @@ impl CircuitConfig {
                 g
             })
             .collect();
+        let challenge = (params.phases >= 2).then(|| meta.challenge_usable_after(FirstPhase));
         Self {
             groups,
             table,
             params,
             moduli,
+            challenge,
         }
     }
 
     /// The configuration with secp256k1 `Fp` as `Mul(0)` and `Fq` as `Mul(1)`.
     pub fn configure_secp256k1(meta: &mut ConstraintSystem<Native>, params: LayoutParams) -> Self {
         Self::configure(meta, params, vec![modulus::<Fp>(), modulus::<Fq>()])
+    }
+
+    /// Assigns the range table (once per circuit).
+    pub fn load_table(&self, layouter: &mut impl Layouter<Native>) -> Result<(), Error> {
+        load_range_table(layouter, self.table, &self.params)
+    }
+
+    /// Assigns the builder of one phase into that phase's column group. `cells` must be the
+    /// same map for every phase of a synthesis: it lets a later phase copy earlier cells. Call
+    /// `layouter.next_phase()` between phases, and build a later phase's builder only after
+    /// reading the challenge (`layouter.get_challenge`).
+    pub fn assign_phase(
+        &self,
+        layouter: &mut impl Layouter<Native>,
+        b: &Builder,
+        cells: &mut HashMap<CellRef, Cell>,
+    ) -> Result<(), Error> {
+        let group = &self.groups[b.phase as usize];
+        layouter.assign_region(
+            || "phase",
+            |mut region| assign_builder(&mut region, group, b, cells),
+        )
     }
 
     /// Assigns the table and a single first-phase builder.
