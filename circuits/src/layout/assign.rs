@@ -54,8 +54,7 @@ pub fn load_range_table(
         || "range table",
         |mut t| {
             let mut row = 0;
-            let sections =
-                std::iter::once(params.lookup_bits).chain(params.window_bits.iter().copied());
+            let sections = std::iter::once(params.lookup_bits).chain(params.sections());
             for (tag, bits) in sections.enumerate() {
                 for v in 0..(1u64 << bits) {
                     t.assign_cell(

@@ -19,6 +19,10 @@ pub struct LayoutParams {
     pub lookup_cols: usize,
     /// Window sizes w (bits) that get their own table section `[0, 2^w)` (tags 1, 2, ...).
     pub window_bits: Vec<u32>,
+    /// Sizes s of partial top chunks that get a table section `[0, 2^s)`, so such a chunk is
+    /// checked by one lookup (in lookup column K−2, whose tag is `tag + ptag`) instead of a
+    /// lookup plus a shifted copy. Other partial sizes fall back to the shifted copy.
+    pub partial_bits: Vec<u32>,
     /// Number of phases with a column group (1, or 2 for a second-phase group).
     pub phases: u8,
 }
@@ -29,28 +33,49 @@ impl LayoutParams {
     pub fn new(lookup_bits: u32) -> Self {
         // A field-chip carry needs 97 bits: ceil(97 / L) chunks plus one shifted copy.
         let lookup_cols = (97usize).div_ceil(lookup_bits as usize) + 1;
+        // The field chip's partial chunks: 88-bit limbs, 80-bit top limbs, 97-bit carries.
+        let mut partial_bits: Vec<u32> = [88u32, 80, 97]
+            .iter()
+            .map(|b| b % lookup_bits)
+            .filter(|&s| s > 0)
+            .collect();
+        partial_bits.sort_unstable();
+        partial_bits.dedup();
         Self {
             lookup_bits,
             lookup_cols,
             window_bits: vec![1, 4],
+            partial_bits,
             phases: 1,
         }
     }
 
-    /// Tag of the table section for windows of `w` bits, `None` if not configured.
+    /// Bit sizes of the table sections after tag 0: windows, then partial sizes not already
+    /// there. Section i (0-based) has tag i + 1.
+    pub fn sections(&self) -> Vec<u32> {
+        let mut v = self.window_bits.clone();
+        for s in &self.partial_bits {
+            if !v.contains(s) && *s != self.lookup_bits {
+                v.push(*s);
+            }
+        }
+        v
+    }
+
+    /// Tag of the table section holding `[0, 2^w)`, `None` if there is none.
     pub fn window_tag(&self, w: u32) -> Option<u64> {
         if w == self.lookup_bits {
             return Some(0);
         }
-        self.window_bits
+        self.sections()
             .iter()
             .position(|&x| x == w)
             .map(|i| i as u64 + 1)
     }
 
-    /// Rows of the lookup table (tag 0 section, each window section).
+    /// Rows of the lookup table (tag 0 section and every other section).
     pub fn table_rows(&self) -> usize {
-        (1usize << self.lookup_bits) + self.window_bits.iter().map(|w| 1usize << w).sum::<usize>()
+        (1usize << self.lookup_bits) + self.sections().iter().map(|w| 1usize << w).sum::<usize>()
     }
 }
 
@@ -85,6 +110,8 @@ pub enum FixedCol {
     Shift,
     /// Table tag of the row's lookups.
     Tag,
+    /// Added to the row's tag for lookup column K−2 (a tagged partial chunk).
+    PTag,
     Alpha,
     Beta,
     Mu,
@@ -101,6 +128,7 @@ pub struct GroupConfig {
     pub next: Column<Fixed>,
     pub shift: Column<Fixed>,
     pub tag: Column<Fixed>,
+    pub ptag: Column<Fixed>,
     pub alpha: Column<Fixed>,
     pub beta: Column<Fixed>,
     pub mu: Column<Fixed>,
@@ -135,6 +163,7 @@ impl GroupConfig {
             meta.fixed_column(),
             meta.fixed_column(),
         );
+        let ptag = meta.fixed_column();
         let (alpha, beta, mu, gamma) = (
             meta.fixed_column(),
             meta.fixed_column(),
@@ -160,6 +189,7 @@ impl GroupConfig {
             next,
             shift,
             tag,
+            ptag,
             alpha,
             beta,
             mu,
@@ -168,9 +198,13 @@ impl GroupConfig {
         };
         // Every looked-up cell must be in the table section named by its row's tag. Rows without
         // range chunks have tag 0 and zero cells, and (0, 0) is in the table.
-        for col in cfg.lookup.clone() {
+        let k = cfg.lookup.len();
+        for (j, col) in cfg.lookup.clone().into_iter().enumerate() {
             meta.lookup("range chunk", |m| {
-                let t = m.query_fixed(tag, halo2_proofs::poly::Rotation::cur());
+                let mut t = m.query_fixed(tag, halo2_proofs::poly::Rotation::cur());
+                if j + 2 == k {
+                    t = t + m.query_fixed(ptag, halo2_proofs::poly::Rotation::cur());
+                }
                 let v = m.query_advice(col, halo2_proofs::poly::Rotation::cur());
                 vec![(t, table.0), (v, table.1)]
             });
@@ -203,6 +237,7 @@ impl GroupConfig {
             FixedCol::Next => self.next,
             FixedCol::Shift => self.shift,
             FixedCol::Tag => self.tag,
+            FixedCol::PTag => self.ptag,
             FixedCol::Alpha => self.alpha,
             FixedCol::Beta => self.beta,
             FixedCol::Mu => self.mu,

@@ -112,9 +112,18 @@ impl RangeChip {
                 let pv = chunk_val(n_full);
                 let d = b.assign(row, MAIN_COLS + k - 2, native(&pv));
                 b.set_fixed(FixedCol::Coef(k - 2), row, pow2(c * in_row as u32));
-                let g = pow2(c - s);
-                b.assign(row, MAIN_COLS + k - 1, native(&pv) * g);
-                b.set_fixed(FixedCol::Shift, row, g);
+                match self.params.window_tag(s) {
+                    // A table section for s bits: one lookup with tag `tag + ptag`.
+                    Some(ts) => {
+                        b.set_fixed(FixedCol::PTag, row, Native::from(ts) - Native::from(tag))
+                    }
+                    // Otherwise the shifted copy d·2^(c−s), also looked up.
+                    None => {
+                        let g = pow2(c - s);
+                        b.assign(row, MAIN_COLS + k - 1, native(&pv) * g);
+                        b.set_fixed(FixedCol::Shift, row, g);
+                    }
+                }
                 chunks.push(d);
                 in_row += 1;
             }
