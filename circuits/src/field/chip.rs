@@ -356,10 +356,10 @@ impl<P: PrimeField> FieldChip<P> {
             assert_eq!(rr.height, 1, "limb range checks must fit in one row");
         }
         b.enable(GateKind::LessEq, first);
-        for i in 0..NUM_LIMBS {
+        for (i, (xi, ci)) in x.limbs.iter().zip(cl.iter()).enumerate() {
             let r = first + i as u32;
-            b.copy_of(&x.limbs[i], r, 1);
-            b.set_fixed(crate::layout::FixedCol::Gamma, r, native(&cl[i]));
+            b.copy_of(xi, r, 1);
+            b.set_fixed(crate::layout::FixedCol::Gamma, r, native(ci));
         }
         for (i, bi) in betas.iter().enumerate() {
             b.assign(first + i as u32, 2, Native::from(*bi as u64));

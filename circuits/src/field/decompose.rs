@@ -16,6 +16,7 @@ impl<P: PrimeField> FieldChip<P> {
     /// up in `[0, 2^w)` and the rows prove `limb = Σ window_j·2^(w j)`, so the windows are the
     /// unique base-2^w digits of `x`. Panics (construction error) if `w` does not divide 88 and
     /// 80 or has no table section.
+    #[allow(clippy::manual_is_multiple_of)] // keeps the crate buildable before Rust 1.87
     pub fn to_windows(&self, b: &mut Builder, x: &Reduced<P>, w: u32) -> Vec<AssignedValue> {
         assert!(
             LIMB_BITS % w == 0 && PROPER_BITS[NUM_LIMBS - 1] % w == 0,

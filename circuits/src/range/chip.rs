@@ -67,14 +67,14 @@ impl RangeChip {
         // Slots per row: full chunks fill rows of k; a partial chunk needs slots k−2, k−1.
         let mut rows: Vec<Vec<(usize, usize)>> = Vec::new(); // (slot, chunk index)
         for i in 0..n_full {
-            if rows.last().map_or(true, |r| r.len() == k) {
+            if !matches!(rows.last(), Some(r) if r.len() < k) {
                 rows.push(Vec::new());
             }
             let r = rows.last_mut().expect("just pushed");
             let slot = r.len();
             r.push((slot, i));
         }
-        if s > 0 && rows.last().map_or(true, |r| r.len() > k - 2) {
+        if s > 0 && !matches!(rows.last(), Some(r) if r.len() <= k - 2) {
             rows.push(Vec::new());
         }
         if rows.is_empty() {
