@@ -55,6 +55,10 @@ fn main() {
     measure!("Fp square", fp.square(&mut b, &x));
     measure!("Fp mul of lazy sums (a+b)(a+b)", fp.mul(&mut b, &s, &s));
     measure!("Fp mul_const", fp.mul_const(&mut b, &x, yv));
+    measure!(
+        "Fp assert_mul_eq (x*y == lazy z)",
+        fp.assert_mul_eq(&mut b, &x, &y, &s)
+    );
     measure!("Fp inverse", fp.inv(&mut b, &y));
     measure!("Fp div", fp.div(&mut b, &x, &y));
     measure!(

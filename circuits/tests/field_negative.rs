@@ -58,6 +58,38 @@ fn mutation_mul_square_mul_const() {
 }
 
 #[test]
+fn mutation_assert_mul_eq() {
+    let (x, y) = (rand_fp(14), rand_fp(15));
+    all_caught(
+        "assert_mul_eq",
+        circuit(move |b| {
+            let chip = fp_chip(b);
+            let a = chip.load_proper(b, x);
+            let c = chip.load_proper(b, y);
+            let z = chip.load_proper(b, x * y);
+            let one = chip.load_proper(b, Fp::ONE);
+            let lazy = chip.add(b, &z, &one);
+            let lazy = chip.sub(b, &lazy, &one);
+            chip.assert_mul_eq(b, &a, &c, &lazy);
+        }),
+    );
+}
+
+#[test]
+fn assert_mul_eq_rejects_a_wrong_product() {
+    let (x, y) = (rand_fp(16), rand_fp(17));
+    for wrong in [x * y + Fp::ONE, Fp::ZERO, x] {
+        assert_fails(move |b| {
+            let chip = fp_chip(b);
+            let a = chip.load_proper(b, x);
+            let c = chip.load_proper(b, y);
+            let z = chip.load_proper(b, wrong);
+            chip.assert_mul_eq(b, &a, &c, &z);
+        });
+    }
+}
+
+#[test]
 fn mutation_linear_ops_and_reduce() {
     let (x, y) = (rand_fp(3), rand_fp(4));
     all_caught(

@@ -65,6 +65,17 @@ fn ops_case<P: PrimeField>(chip_of: fn(&Builder) -> FieldChip<P>, x: P, y: P) {
         pin(&chip, b, &mc, x * y);
         let mv = chip.mul_vertical(b, &a, &c);
         pin(&chip, b, &mv, x * y);
+        // x·y ≡ z for a canonical z, a lazy z (z' = xy + x − x), and a non-canonical one.
+        let xy = chip.load_reduced(b, x * y);
+        chip.assert_mul_eq(b, &a, &c, &xy);
+        let t = chip.add(b, &xy, &a);
+        let lazy = chip.sub(b, &t, &a);
+        chip.assert_mul_eq(b, &a, &c, &lazy);
+        let p_plus = fe_to_big(&(x * y)) + modulus::<P>();
+        if p_plus.bits() <= 256 {
+            let nc = chip.load_uint(b, &p_plus).expect("< 2^256");
+            chip.assert_mul_eq(b, &a, &c, &nc);
+        }
         let z = chip.is_zero(b, &a);
         assert_eq!(z.value(), x == P::ZERO);
         let e = chip.is_equal(b, &a, &c);

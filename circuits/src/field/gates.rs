@@ -26,14 +26,17 @@ fn constant(x: Native) -> Expression<Native> {
 
 /// Adds the field gates for one column group; `moduli[i]` gets the gate `Mul(i)`.
 ///
-/// **Mul block** (`3·N` range rows; column 0 holds `q_0..q_(N−1)`, `r_0..r_(N−1)`, the offset
-/// carries `c'_0..c'_(N−1)`; column 1 rows `0..N` holds copies of `a`, rows `N..2N` copies of
-/// `b`). With `c_k = c'_k − 2^(CARRY_BITS−1)` and `c_(−1) = 0`, for `k < N`:
+/// **Mul block** (`3·N` rows; column 0 holds `q_0..q_(N−1)`, `r_0..r_(N−1)`, the offset
+/// carries `c'_0..c'_(N−1)`, each in its own range row except r in `assert_mul_eq`, where r's
+/// cells are copies of an existing value; column 1 rows `0..N` holds copies of `a`, rows
+/// `N..2N` copies of `b`; fixed γ at rows `N..2N` is 0 for a product and the limbs of a multiple
+/// D of p for `assert_mul_eq`). With `c_k = c'_k − 2^(CARRY_BITS−1)`, `c_(−1) = 0` and
+/// `ρ_k = r_k − γ_k`, for `k < N`:
 ///
-/// `Σ_(i+j=k) a_i·b_j − Σ_(i+j=k) q_i·p_j − r_k + c_(k−1) − 2^88·c_k = 0`
+/// `Σ_(i+j=k) a_i·b_j − Σ_(i+j=k) q_i·p_j − ρ_k + c_(k−1) − 2^88·c_k = 0`
 ///
-/// and, on the native values `A = Σ a_i·2^(88 i) mod r` (likewise B, Q, R):
-/// `A·B − Q·(p mod r) − R = 0`. See `FieldChip::mul` for why this proves `a·b = q·p + r`.
+/// and, on the native values `A = Σ a_i·2^(88 i) mod r` (likewise B, Q, Ρ):
+/// `A·B − Q·(p mod r) − Ρ = 0`. See `FieldChip::mul` for why this proves `a·b = q·p + ρ`.
 pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, moduli: &[BigUint]) {
     let base = pow2(LIMB_BITS);
     let limb_base: Vec<Native> = (0..N).map(|i| pow2(LIMB_BITS * i as u32)).collect();
@@ -46,7 +49,10 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, moduli:
         meta.create_gate("field mul", move |m| {
             let s = m.query_selector(c.selector(GateKind::Mul(idx)));
             let q: Vec<_> = (0..N).map(|i| adv(m, &c, 0, i)).collect();
-            let r: Vec<_> = (0..N).map(|i| adv(m, &c, 0, N + i)).collect();
+            // r_k − γ_k: γ = 0 for a product, γ = D (a multiple of p) for `assert_mul_eq`.
+            let r: Vec<_> = (0..N)
+                .map(|i| adv(m, &c, 0, N + i) - m.query_fixed(c.gamma, Rotation((N + i) as i32)))
+                .collect();
             let cr: Vec<_> = (0..N)
                 .map(|i| adv(m, &c, 0, 2 * N + i) - constant(offset))
                 .collect();

@@ -8,8 +8,9 @@ use num_traits::{One, Zero};
 use super::chip::{proper_max, FieldChip, PROPER_BITS};
 use super::params::{to_limbs, CARRY_BITS, LIMB_BITS, MAX_MUL_LIMB_BITS, NUM_LIMBS};
 use super::types::{CrtInt, FieldValue, Proper, Reduced};
+use crate::bigint::native;
 use crate::bigint::{fe_to_big, modulus};
-use crate::layout::{Builder, GateKind, Native};
+use crate::layout::{AssignedValue, Builder, FixedCol, GateKind, Native};
 
 impl<P: PrimeField> FieldChip<P> {
     /// `x·y mod p` as a proper value (honestly canonical; `assert_canonical` proves it).
@@ -109,7 +110,7 @@ impl<P: PrimeField> FieldChip<P> {
     }
 
     /// Checks the bounds of the module doc and returns the bit sizes of q's limbs.
-    fn mul_bounds(&self, x: &CrtInt, y: &CrtInt) -> [u32; NUM_LIMBS] {
+    fn mul_bounds(&self, x: &CrtInt, y: &CrtInt, extra: &BigUint) -> [u32; NUM_LIMBS] {
         for m in x.max_limbs.iter().chain(y.max_limbs.iter()) {
             assert!(
                 m.bits() <= MAX_MUL_LIMB_BITS as u64,
@@ -117,12 +118,12 @@ impl<P: PrimeField> FieldChip<P> {
             );
         }
         let (mx, my) = (x.max_value(), y.max_value());
-        let max_q = (&mx * &my) / &self.p;
+        let max_q = (&mx * &my + extra) / &self.p;
         let qbits = max_q.bits() as u32;
         let crt_bound = (BigUint::one() << (LIMB_BITS * NUM_LIMBS as u32)) * modulus::<Native>();
         let q_side = ((BigUint::one() << qbits) - 1u32) * &self.p + (BigUint::one() << 256);
         assert!(
-            &mx * &my < crt_bound && q_side < crt_bound,
+            &mx * &my + extra < crt_bound && q_side < crt_bound,
             "mul inputs too large for the CRT bound: reduce first"
         );
         assert!(qbits <= LIMB_BITS * NUM_LIMBS as u32);
@@ -138,46 +139,111 @@ impl<P: PrimeField> FieldChip<P> {
         q: &BigUint,
         r: &BigUint,
     ) -> Proper<P> {
-        let q_bits = self.mul_bounds(x, y);
+        let limbs = self.block(b, x, y, q, RPart::Witness(r));
+        Proper::wrap(CrtInt {
+            limbs,
+            value: r.clone(),
+            max_limbs: proper_max(),
+        })
+    }
+
+    /// Proves `x·y ≡ z (mod p)` for any (lazy) `z`, without producing a new value: the mul
+    /// block with its r rows replaced by copies of z's limbs and the fixed offset `D ≡ 0 (mod p)`
+    /// (`D_k ≥ max z_k`, as in `sub`), i.e. `x·y + (D − z) = q·p` with `q ≥ 0` range-checked.
+    /// The same carry and CRT argument as [`Self::mul`] applies with `ρ = z − D`
+    /// (`|ρ_k| < 2^93`, and `x·y + D < 2^264·r_bn` is asserted), so the relation holds over the
+    /// integers and `x·y ≡ z − D ≡ z (mod p)`. No range check of z is needed: its limbs are
+    /// bounded by its type's tracked maxima. Cost: one mul block less three range rows.
+    ///
+    /// Typical use (ecc): `λ` witnessed, `assert_mul_eq(λ, x2 − x1, y2 − y1)`; the caller must
+    /// also prove `x2 − x1 ≢ 0`, otherwise `λ` is free (the division-by-zero gap).
+    pub fn assert_mul_eq(
+        &self,
+        b: &mut Builder,
+        x: &impl FieldValue<P>,
+        y: &impl FieldValue<P>,
+        z: &impl FieldValue<P>,
+    ) {
+        let (x, y, z) = (x.crt(), y.crt(), z.crt());
+        let d = self.sub_offset(&z.max_limbs);
+        assert!(
+            d.iter().all(|l| l.bits() <= 93),
+            "assert_mul_eq: z too large"
+        );
+        // Honest q = (x·y + D − z) / p; exact when x·y ≡ z. Otherwise floor: the gate fails.
+        let num = &x.value * &y.value + super::params::from_limbs(&d);
+        let q = if num >= z.value {
+            (num - &z.value) / &self.p
+        } else {
+            BigUint::zero()
+        };
+        self.block(b, x, y, &q, RPart::Copy { z, d });
+    }
+
+    /// Lays out one mul block; returns the cells in the r rows.
+    fn block(
+        &self,
+        b: &mut Builder,
+        x: &CrtInt,
+        y: &CrtInt,
+        q: &BigUint,
+        rpart: RPart<'_>,
+    ) -> [AssignedValue; NUM_LIMBS] {
+        let extra = match &rpart {
+            RPart::Witness(_) => BigUint::zero(),
+            RPart::Copy { d, .. } => super::params::from_limbs(d),
+        };
+        let q_bits = self.mul_bounds(x, y, &extra);
         let l = self.range.params.lookup_bits;
-        let (ql, rl) = (to_limbs(q), to_limbs(r));
+        let ql = to_limbs(q);
         let pl = to_limbs(&self.p);
-        let xl: Vec<BigInt> = x
-            .limbs
-            .iter()
-            .map(|c| BigInt::from(fe_to_big(&c.value)))
-            .collect();
-        let yl: Vec<BigInt> = y
-            .limbs
-            .iter()
-            .map(|c| BigInt::from(fe_to_big(&c.value)))
-            .collect();
-        // Honest carries: c_k = (e_k + c_(k−1)) / 2^88 (exact when x·y = q·p + r).
+        let big = |c: &AssignedValue| BigInt::from(fe_to_big(&c.value));
+        let xl: Vec<BigInt> = x.limbs.iter().map(big).collect();
+        let yl: Vec<BigInt> = y.limbs.iter().map(big).collect();
+        // ρ_k = r_k − γ_k: r for a product, z − D for assert_mul_eq.
+        let rho: Vec<BigInt> = match &rpart {
+            RPart::Witness(r) => to_limbs(r).into_iter().map(BigInt::from).collect(),
+            RPart::Copy { z, d } => (0..NUM_LIMBS)
+                .map(|k| big(&z.limbs[k]) - BigInt::from(d[k].clone()))
+                .collect(),
+        };
+        // Honest carries: c_k = (e_k + c_(k−1)) / 2^88 (exact when x·y = q·p + ρ).
         let offset = BigInt::one() << (CARRY_BITS - 1);
         let mut carries = Vec::new();
         let mut c = BigInt::zero();
         for k in 0..NUM_LIMBS {
-            let mut e = -BigInt::from(rl[k].clone()) + &c;
+            let mut e = -rho[k].clone() + &c;
             for i in 0..=k {
                 e += &xl[i] * &yl[k - i] - BigInt::from(&ql[i] * &pl[k - i]);
             }
             c = e >> LIMB_BITS; // floor division; exact for honest witnesses
-            let stored = (&c + &offset).to_biguint().unwrap_or_default();
-            carries.push(stored);
+            carries.push((&c + &offset).to_biguint().unwrap_or_default());
         }
         let first = b.rows();
-        let mut rows = Vec::new();
+        let mut heights = Vec::new();
         for (v, bits) in ql.iter().zip(q_bits) {
-            rows.push(self.range.range_rows(b, v, bits, l, 0));
+            heights.push(self.range.range_rows(b, v, bits, l, 0).height);
         }
-        for (v, bits) in rl.iter().zip(PROPER_BITS) {
-            rows.push(self.range.range_rows(b, v, bits, l, 0));
-        }
+        let r_cells = match &rpart {
+            RPart::Witness(r) => {
+                let rl = to_limbs(r);
+                [0, 1, 2].map(|i| {
+                    let rr = self.range.range_rows(b, &rl[i], PROPER_BITS[i], l, 0);
+                    heights.push(rr.height);
+                    rr.x
+                })
+            }
+            RPart::Copy { z, d } => [0, 1, 2].map(|i| {
+                let row = b.new_rows(1);
+                b.set_fixed(FixedCol::Gamma, row, native(&d[i]));
+                b.copy_of(&z.limbs[i], row, 0)
+            }),
+        };
         for v in carries.iter() {
-            rows.push(self.range.range_rows(b, v, CARRY_BITS, l, 0));
+            heights.push(self.range.range_rows(b, v, CARRY_BITS, l, 0).height);
         }
         assert!(
-            rows.iter().all(|r| r.height == 1),
+            heights.iter().all(|h| *h == 1),
             "limb range checks must fit in one row"
         );
         b.enable(GateKind::Mul(self.mul_gate), first);
@@ -185,11 +251,17 @@ impl<P: PrimeField> FieldChip<P> {
             b.copy_of(&x.limbs[i], first + i as u32, 1);
             b.copy_of(&y.limbs[i], first + (NUM_LIMBS + i) as u32, 1);
         }
-        let limbs = [0, 1, 2].map(|i| rows[NUM_LIMBS + i].x);
-        Proper::wrap(CrtInt {
-            limbs,
-            value: r.clone(),
-            max_limbs: proper_max(),
-        })
+        r_cells
     }
+}
+
+/// What fills the r rows of a mul block.
+enum RPart<'a> {
+    /// A new remainder, range-checked to 88/88/80 bits.
+    Witness(&'a BigUint),
+    /// Copies of an existing value z, with the offset D (limbs of a multiple of p) in γ.
+    Copy {
+        z: &'a CrtInt,
+        d: [BigUint; NUM_LIMBS],
+    },
 }
