@@ -20,13 +20,12 @@ fn counts(b: &BaseCircuitBuilder<Fr>) -> (usize, usize) {
 }
 
 fn main() {
-    let lookup_bits = 17;
-    let mut builder = BaseCircuitBuilder::<Fr>::new(false).use_k(18).use_lookup_bits(lookup_bits);
+    let lookup_bits: usize = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(17);
+    let mut builder =
+        BaseCircuitBuilder::<Fr>::new(false).use_k(lookup_bits + 1).use_lookup_bits(lookup_bits);
     let range = builder.range_chip();
     let fp = FpChip::<Fr, Fp>::new(&range, 88, 3);
     let fq = FpChip::<Fr, Fq>::new(&range, 88, 3);
-    let mut rng = rand::rngs::OsRng;
-    let _ = &mut rng;
     let av = Fp::from(0x1234_5678_9abc_def1u64).pow_vartime([7u64, 3]);
     let bv = Fp::from(0x0fed_cba9_8765_4321u64).pow_vartime([5u64, 9]);
     let sv = Fq::from(0x1357_9bdf_2468_ace0u64).pow_vartime([11u64, 2]);

@@ -18,8 +18,9 @@ pub const LIMB_BITS: u32 = 88;
 pub const NUM_LIMBS: usize = 3;
 /// Bits of the top limb of a proper value: 3 limbs hold `[0, 2^256)`.
 pub const TOP_LIMB_BITS: u32 = 256 - 2 * LIMB_BITS;
-/// Largest limb (in bits, exclusive bound `2^91`) a multiplication input may have: sums of up
-/// to eight proper values.
+/// Largest limb (in bits, exclusive bound `2^91`) a multiplication input may have (sums of up
+/// to eight proper values). The product of the two inputs' value bounds must also stay below
+/// `2^264·r − 2^257` (CRT bound, ≈ 2^517.6): e.g. (sum of 4)·(sum of 4), or (sum of 8)·proper.
 pub const MAX_MUL_LIMB_BITS: u32 = 91;
 /// Width of an offset carry cell of the multiplication: carries are signed with
 /// `|c| < 2^(CARRY_BITS − 1)`, stored as `c + 2^(CARRY_BITS − 1)`.
