@@ -11,8 +11,8 @@ impl<P: PrimeField> FieldChip<P> {
     /// The `w`-bit windows of a canonical `x`, least significant first (`⌈256 / w⌉` of them).
     ///
     /// Each limb is decomposed on its own (range rows with the `w`-bit table section, running
-    /// sum starting from a copy of the limb), which is exact because `w` divides 88 and 80; the
-    /// windows of limb i are the windows `22·i/… ` of the 256-bit integer. Every window is looked
+    /// sum starting from a copy of the limb), which is exact because `w` divides 88 and 80: the
+    /// windows of limb i are windows `88·i/w ..` of the 256-bit integer. Every window is looked
     /// up in `[0, 2^w)` and the rows prove `limb = Σ window_j·2^(w j)`, so the windows are the
     /// unique base-2^w digits of `x`. Panics (construction error) if `w` does not divide 88 and
     /// 80 or has no table section.

@@ -110,7 +110,7 @@ impl<P: PrimeField> FieldChip<P> {
     }
 
     /// Checks the bounds of the module doc and returns the bit sizes of q's limbs.
-    fn mul_bounds(&self, x: &CrtInt, y: &CrtInt, extra: &BigUint) -> [u32; NUM_LIMBS] {
+    pub(crate) fn mul_bounds(&self, x: &CrtInt, y: &CrtInt, extra: &BigUint) -> [u32; NUM_LIMBS] {
         for m in x.max_limbs.iter().chain(y.max_limbs.iter()) {
             assert!(
                 m.bits() <= MAX_MUL_LIMB_BITS as u64,

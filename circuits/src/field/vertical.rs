@@ -61,12 +61,9 @@ impl<P: PrimeField> FieldChip<P> {
         let (q, r) = prod.div_rem(&self.p);
         let l = self.range.params.lookup_bits;
         let (ql, rl, pl) = (to_limbs(&q), to_limbs(&r), to_limbs(&self.p));
-        let qbits = ((x.max_value() * y.max_value()) / &self.p).bits() as u32;
+        let q_bits = self.mul_bounds(x, y, &BigUint::from(0u8));
         let q_cells: Vec<_> = (0..NUM_LIMBS)
-            .map(|i| {
-                let bits = qbits.saturating_sub(LIMB_BITS * i as u32).min(LIMB_BITS);
-                self.range.range_rows(b, &ql[i], bits, l, 0).x
-            })
+            .map(|i| self.range.range_rows(b, &ql[i], q_bits[i], l, 0).x)
             .collect();
         let r_cells: Vec<_> = (0..NUM_LIMBS)
             .map(|i| self.range.range_rows(b, &rl[i], PROPER_BITS[i], l, 0).x)

@@ -50,6 +50,11 @@ impl LayoutParams {
         }
     }
 
+    /// The usual parameters for a circuit of `2^k` rows: `L = k − 1`.
+    pub fn for_k(k: u32) -> Self {
+        Self::new(k - 1)
+    }
+
     /// Bit sizes of the table sections after tag 0: windows, then partial sizes not already
     /// there. Section i (0-based) has tag i + 1.
     pub fn sections(&self) -> Vec<u32> {

@@ -1,20 +1,51 @@
 //! MockProver helpers and the reusable witness-mutation test.
 //!
-//! [`mutation_test`] takes a satisfied [`BuilderCircuit`], re-synthesises it once per sampled
-//! advice cell with that one cell changed (the builder's tamper hook adds a delta when the cell
-//! is assigned), and counts how many changes MockProver catches. Cells marked free by their
-//! gadget (e.g. the inverse witness of `is_zero(0)`) are not sampled.
+//! [`mutation_test`] takes a satisfied circuit implementing [`Mutable`] (e.g. a
+//! [`BuilderCircuit`]), re-synthesises it once per sampled advice cell with that one cell
+//! changed (the builder's tamper hook adds a delta when the cell is assigned), and counts how
+//! many changes MockProver catches. Cells marked free by their gadget (e.g. the inverse witness
+//! of `is_zero(0)`) are not sampled. A multi-phase circuit implements [`Mutable`] by numbering
+//! the cells of its builders one after the other.
 
 use halo2_proofs::dev::MockProver;
+use halo2_proofs::plonk::Circuit;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
 use crate::config::BuilderCircuit;
 use crate::layout::Native;
 
+/// A circuit whose advice cells can be tampered with one at a time.
+pub trait Mutable: Circuit<Native> + Clone {
+    /// Indices of the constrained advice cells (candidates for tampering) and the number of
+    /// cells documented as free.
+    fn mutable_cells(&self) -> (Vec<usize>, usize);
+    /// A copy that adds `delta` to cell `index` when it is assigned.
+    fn tampered(&self, index: usize, delta: Native) -> Self;
+    /// Public inputs for MockProver (none by default).
+    fn instances(&self) -> Vec<Vec<Native>> {
+        vec![]
+    }
+}
+
+impl Mutable for BuilderCircuit {
+    fn mutable_cells(&self) -> (Vec<usize>, usize) {
+        let b = self.builder();
+        let all = b.constrained_cell_indices();
+        let free = b.advice_cells().len() - all.len();
+        (all, free)
+    }
+    fn tampered(&self, index: usize, delta: Native) -> Self {
+        let mut c = self.clone();
+        c.tamper = Some((index, delta));
+        c
+    }
+}
+
 /// `Ok` iff MockProver is satisfied; the error says why not (synthesis error or failures).
-pub fn mock_verify(k: u32, circuit: &BuilderCircuit) -> Result<(), String> {
-    let prover = MockProver::run(k, circuit, vec![]).map_err(|e| format!("synthesis: {e:?}"))?;
+pub fn mock_verify<C: Mutable>(k: u32, circuit: &C) -> Result<(), String> {
+    let prover = MockProver::run(k, circuit, circuit.instances())
+        .map_err(|e| format!("synthesis: {e:?}"))?;
     prover
         .verify()
         .map_err(|f| format!("{} failure(s), first: {:?}", f.len(), f.first()))
@@ -47,18 +78,11 @@ impl std::fmt::Display for MutationReport {
 /// checks each with MockProver. Deltas alternate between +1 and a random field element, so
 /// both "small" changes (a chunk that stays in range) and wild ones are tried. Panics if the
 /// untampered circuit is not satisfied (a broken test).
-pub fn mutation_test(
-    k: u32,
-    circuit: &BuilderCircuit,
-    samples: usize,
-    seed: u64,
-) -> MutationReport {
+pub fn mutation_test<C: Mutable>(k: u32, circuit: &C, samples: usize, seed: u64) -> MutationReport {
     if let Err(e) = mock_verify(k, circuit) {
         panic!("the untampered circuit must be satisfied: {e}");
     }
-    let b = circuit.builder();
-    let all = b.constrained_cell_indices();
-    let free = b.advice_cells().len() - all.len();
+    let (all, free) = circuit.mutable_cells();
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     let picked: Vec<usize> = if all.len() <= samples {
         all
@@ -83,9 +107,7 @@ pub fn mutation_test(
         } else {
             Native::from(rng.next_u64()) + Native::from(1u64)
         };
-        let mut c = circuit.clone();
-        c.tamper = Some((idx, delta));
-        if mock_verify(k, &c).is_err() {
+        if mock_verify(k, &circuit.tampered(idx, delta)).is_err() {
             report.caught += 1;
         } else {
             report.escaped.push(idx);
