@@ -308,6 +308,20 @@ fn inverse_and_division_by_zero_fail() {
         let z = chip.load_uint(b, &modulus::<Fp>()).expect("< 2^256");
         chip.inv(b, &z);
     });
+    // assert_nonzero of a lazy zero (x − x) fails; of a lazy non-zero passes.
+    assert_fails(|b| {
+        let chip = fp_chip(b);
+        let x = chip.load_proper(b, Fp::from(9u64));
+        let z = chip.sub(b, &x, &x);
+        chip.assert_nonzero(b, &z);
+    });
+    assert_ok(|b| {
+        let chip = fp_chip(b);
+        let x = chip.load_proper(b, Fp::from(9u64));
+        let y = chip.load_proper(b, Fp::from(8u64));
+        let z = chip.sub(b, &x, &y);
+        chip.assert_nonzero(b, &z);
+    });
     // 0 / 0 and x / 0.
     assert_fails(|b| {
         let chip = fp_chip(b);

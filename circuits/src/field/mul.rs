@@ -1,6 +1,6 @@
 //! Multiplication and what is built on it: square, mul by constant, inverse, division, reduce.
 
-use ff::{Field, PrimeField};
+use ff::PrimeField;
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, Zero};
@@ -53,15 +53,21 @@ impl<P: PrimeField> FieldChip<P> {
         self.mul(b, x, &k)
     }
 
-    /// `x⁻¹`: witness `y`, prove `x·y = q·p + 1` with the mul block's `r` limbs copied from the
-    /// constants (1, 0, 0). If `x ≡ 0 (mod p)` then `x·y ≡ 0 ≢ 1`, so no witness satisfies the
-    /// circuit (halo2-lib PR #41 class); the honest witness generator then assigns `y = 0` and
-    /// the proof fails, it does not panic.
+    /// `x⁻¹`: witness `y` (proper), then `assert_mul_eq(x, y, 1)`: `x·y + D − 1 = q·p` over the
+    /// integers, so `x·y ≡ 1 (mod p)`. If `x ≡ 0 (mod p)` then `x·y ≡ 0 ≢ 1`, so no witness
+    /// satisfies the circuit (the halo2-lib PR #41 class); the honest witness generator then
+    /// assigns `y = 0` and the proof fails, it does not panic.
     pub fn inv(&self, b: &mut Builder, x: &impl FieldValue<P>) -> Proper<P> {
         let xv = x.fe();
         let y = self.load_proper(b, xv.invert().unwrap_or(P::ZERO));
-        self.mul_block_fixed_r(b, x.crt(), y.crt());
+        let one = self.load_constant(b, P::ONE);
+        self.assert_mul_eq(b, x, &y, &one);
         y
+    }
+
+    /// Proves `x ≢ 0 (mod p)` (for any lazy `x`), by exhibiting its inverse (see [`Self::inv`]).
+    pub fn assert_nonzero(&self, b: &mut Builder, x: &impl FieldValue<P>) {
+        self.inv(b, x);
     }
 
     /// `x / y = x·y⁻¹`; unsatisfiable when `y ≡ 0`, whatever `x` is (so 0/0 is rejected too).
@@ -95,18 +101,6 @@ impl<P: PrimeField> FieldChip<P> {
         r: &BigUint,
     ) -> Proper<P> {
         self.mul_block(b, x.crt(), y.crt(), q, r)
-    }
-
-    fn mul_block_fixed_r(&self, b: &mut Builder, x: &CrtInt, y: &CrtInt) {
-        let prod = &x.value * &y.value;
-        let (q, r) = prod.div_rem(&self.p);
-        // Honest r is 1 when x is invertible; for x ≡ 0 it is 0 and the copies to (1, 0, 0) fail.
-        let out = self.mul_block(b, x, y, &q, &r);
-        let one = b.constant(Native::ONE);
-        let zero = b.constant(Native::ZERO);
-        b.constrain_equal(&out.inner.limbs[0], &one);
-        b.constrain_equal(&out.inner.limbs[1], &zero);
-        b.constrain_equal(&out.inner.limbs[2], &zero);
     }
 
     /// Checks the bounds of the module doc and returns the bit sizes of q's limbs.
