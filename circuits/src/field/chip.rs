@@ -107,7 +107,11 @@ impl<P: PrimeField> FieldChip<P> {
         })
     }
 
-    /// `x + y` limb by limb, no reduction (lazy). Limb bounds add. Cost: 3 lin rows.
+    /// `x + y` limb by limb, no reduction (lazy). Each output limb is the integer sum of two
+    /// non-negative bounded limbs; the tracked bounds add, and are kept `≤ 2^200 ≪ r ≈ 2^253.6`
+    /// (asserted), so no limb wraps mod r and the integer value is exactly `x + y`. Nothing is
+    /// range-checked: the inputs' bounds carry over. `mul` then demands limbs `< 2^91` and the
+    /// CRT value bound. Cost: 3 lin rows (9 cells).
     pub fn add(
         &self,
         b: &mut Builder,
@@ -135,8 +139,10 @@ impl<P: PrimeField> FieldChip<P> {
         })
     }
 
-    /// `x − y + D` limb by limb, where `D ≡ 0 (mod p)` has limbs `D_i ≥ max y_i`, so every
-    /// result limb is a non-negative integer (no wrap mod r) and the value is `≡ x − y`.
+    /// `x − y + D` limb by limb, where `D ≡ 0 (mod p)` has limbs `D_i ∈ [max y_i + 2^88,
+    /// max y_i + 2^89)` (the top limb takes the rest of a multiple of p), so every result limb
+    /// is a non-negative integer `≤ max x_i + D_i ≤ 2^200` (asserted; no wrap mod r) and the
+    /// value is `x − y + D ≡ x − y (mod p)`. For proper inputs the limbs stay below `2^90.6`.
     pub fn sub(
         &self,
         b: &mut Builder,
@@ -166,7 +172,7 @@ impl<P: PrimeField> FieldChip<P> {
         })
     }
 
-    /// `D − x` limb by limb (`D` as in [`Self::sub`]).
+    /// `D − x` limb by limb (`D` as in [`Self::sub`]): non-negative limbs, value `≡ −x`.
     pub fn neg(&self, b: &mut Builder, x: &impl FieldValue<P>) -> Overflowing<P> {
         let x = x.crt();
         let d = self.sub_offset(&x.max_limbs);
@@ -190,7 +196,8 @@ impl<P: PrimeField> FieldChip<P> {
         })
     }
 
-    /// `k·x` for a small integer `k`, limb by limb (lazy).
+    /// `k·x` for a small integer `k`, limb by limb (lazy); limb bounds scale by `k` (kept
+    /// `≤ 2^200`, asserted).
     pub fn scale(&self, b: &mut Builder, x: &impl FieldValue<P>, k: u64) -> Overflowing<P> {
         let x = x.crt();
         let kn = Native::from(k);

@@ -3,7 +3,7 @@
 //! It proves the same relation as [`FieldChip::mul`] with halo2-base's single gate
 //! `x[0] + x[1]·x[2] = x[3]` down column 0 (inner products chain: each term costs three cells),
 //! plus the same range rows for q, r and the carries. `benches/cells.rs` measures both; the wide
-//! block is about 2.5× cheaper, so the chip uses it.
+//! block is about 2.9× cheaper (68 against 200 cells at L = 17), so the chip uses it.
 
 use ff::{Field, PrimeField};
 use num_bigint::{BigInt, BigUint};
