@@ -212,3 +212,19 @@ fn load_uint_rejects_more_than_256_bits() {
     let v = BigUint::one() << 256;
     assert!(chip.load_uint(&mut b, &v).is_err());
 }
+
+#[test]
+fn lazy_bounds_of_sub_and_neg_stay_small() {
+    let mut b = Builder::new(0, params());
+    let chip = fp_chip(&b);
+    let x = chip.load_proper(&mut b, Fp::from(3u64));
+    let y = chip.load_proper(&mut b, Fp::from(5u64));
+    let d = chip.sub(&mut b, &x, &y);
+    let n = chip.neg(&mut b, &y);
+    for v in [d.crt(), n.crt()] {
+        for m in &v.max_limbs {
+            assert!(m.bits() <= 91, "limb bound {} bits", m.bits());
+        }
+    }
+    assert_eq!(d.fe(), Fp::from(3u64) - Fp::from(5u64));
+}
