@@ -142,7 +142,8 @@ impl<P: PrimeField> FieldChip<P> {
     /// `x − y + D` limb by limb, where `D ≡ 0 (mod p)` has limbs `D_i ∈ [max y_i + 2^88,
     /// max y_i + 2^89)` (the top limb takes the rest of a multiple of p), so every result limb
     /// is a non-negative integer `≤ max x_i + D_i ≤ 2^200` (asserted; no wrap mod r) and the
-    /// value is `x − y + D ≡ x − y (mod p)`. For proper inputs the limbs stay below `2^91` (tested), so the result can go into `mul`.
+    /// value is `x − y + D ≡ x − y (mod p)`. For proper inputs the limbs stay below `2^91`
+    /// (tested), so the result can go into `mul`.
     pub fn sub(
         &self,
         b: &mut Builder,
