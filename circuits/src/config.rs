@@ -1,0 +1,159 @@
+//! The configuration that every circuit built on these chips uses: one column group per phase,
+//! the shared `(tag, value)` range table, and the gates of the range and field layers.
+
+use halo2_proofs::circuit::{Layouter, SimpleFloorPlanner};
+use std::collections::HashMap;
+
+use halo2_proofs::circuit::Cell;
+use halo2_proofs::plonk::{Challenge, Circuit, ConstraintSystem, Error, FirstPhase, TableColumn};
+use num_bigint::BigUint;
+
+use crate::bigint::modulus;
+use crate::layout::{
+    assign_builder, load_range_table, Builder, CellRef, GroupConfig, LayoutParams, Native,
+};
+use halo2curves::secp256k1::{Fp, Fq};
+
+/// Column groups (index = phase), the range table, and the registered emulated moduli.
+#[derive(Clone, Debug)]
+pub struct CircuitConfig {
+    pub groups: Vec<GroupConfig>,
+    pub table: (TableColumn, TableColumn),
+    pub params: LayoutParams,
+    pub moduli: Vec<BigUint>,
+    /// A challenge drawn after the first-phase advice is committed (when `phases ≥ 2`).
+    pub challenge: Option<Challenge>,
+}
+
+impl CircuitConfig {
+    /// Configures `params.phases` column groups with the range and field gates; the mul gate of
+    /// `moduli[i]` is `GateKind::Mul(i)`.
+    pub fn configure(
+        meta: &mut ConstraintSystem<Native>,
+        params: LayoutParams,
+        moduli: Vec<BigUint>,
+    ) -> Self {
+        let table = (meta.lookup_table_column(), meta.lookup_table_column());
+        let groups: Vec<GroupConfig> = (0..params.phases)
+            .map(|ph| {
+                let g = GroupConfig::configure(meta, ph, &params, table, moduli.len());
+                crate::range::gates::configure(meta, &g);
+                crate::field::gates::configure(meta, &g, &moduli);
+                g
+            })
+            .collect();
+        let challenge = (params.phases >= 2).then(|| meta.challenge_usable_after(FirstPhase));
+        Self {
+            groups,
+            table,
+            params,
+            moduli,
+            challenge,
+        }
+    }
+
+    /// The configuration with secp256k1 `Fp` as `Mul(0)` and `Fq` as `Mul(1)`.
+    pub fn configure_secp256k1(meta: &mut ConstraintSystem<Native>, params: LayoutParams) -> Self {
+        Self::configure(meta, params, vec![modulus::<Fp>(), modulus::<Fq>()])
+    }
+
+    /// Assigns the range table (once per circuit).
+    pub fn load_table(&self, layouter: &mut impl Layouter<Native>) -> Result<(), Error> {
+        load_range_table(layouter, self.table, &self.params)
+    }
+
+    /// Assigns the builder of one phase into that phase's column group. `cells` must be the
+    /// same map for every phase of a synthesis: it lets a later phase copy earlier cells. Call
+    /// `layouter.next_phase()` between phases, and build a later phase's builder only after
+    /// reading the challenge (`layouter.get_challenge`).
+    pub fn assign_phase(
+        &self,
+        layouter: &mut impl Layouter<Native>,
+        b: &Builder,
+        cells: &mut HashMap<CellRef, Cell>,
+    ) -> Result<(), Error> {
+        let group = &self.groups[b.phase as usize];
+        layouter.assign_region(
+            || "phase",
+            |mut region| assign_builder(&mut region, group, b, cells),
+        )
+    }
+
+    /// Assigns the table and a single first-phase builder.
+    pub fn assign_single_phase(
+        &self,
+        layouter: &mut impl Layouter<Native>,
+        b: &Builder,
+    ) -> Result<(), Error> {
+        load_range_table(layouter, self.table, &self.params)?;
+        let group = &self.groups[0];
+        layouter.assign_region(
+            || "phase 0",
+            |mut region| {
+                let mut cells = std::collections::HashMap::new();
+                assign_builder(&mut region, group, b, &mut cells)
+            },
+        )
+    }
+}
+
+/// A circuit whose whole witness is produced by a closure appending to a first-phase builder:
+/// the harness of the chip tests, the mutation tests and the cell benches.
+#[derive(Clone)]
+pub struct BuilderCircuit {
+    pub params: LayoutParams,
+    pub build: std::sync::Arc<dyn Fn(&mut Builder) + Send + Sync>,
+    pub tamper: Option<(usize, Native)>,
+}
+
+impl BuilderCircuit {
+    pub fn new(params: LayoutParams, build: impl Fn(&mut Builder) + Send + Sync + 'static) -> Self {
+        Self {
+            params,
+            build: std::sync::Arc::new(build),
+            tamper: None,
+        }
+    }
+
+    /// Runs the closure on a fresh builder (with the tamper hook set).
+    pub fn builder(&self) -> Builder {
+        let mut b = Builder::new(0, self.params.clone());
+        b.set_tamper(self.tamper);
+        (self.build)(&mut b);
+        b
+    }
+}
+
+impl Circuit<Native> for BuilderCircuit {
+    type Config = CircuitConfig;
+    type FloorPlanner = SimpleFloorPlanner;
+    type Params = LayoutParams;
+
+    fn without_witnesses(&self) -> Self {
+        self.clone()
+    }
+
+    fn params(&self) -> LayoutParams {
+        self.params.clone()
+    }
+
+    fn configure_with_params(
+        meta: &mut ConstraintSystem<Native>,
+        params: LayoutParams,
+    ) -> CircuitConfig {
+        CircuitConfig::configure_secp256k1(meta, params)
+    }
+
+    fn configure(meta: &mut ConstraintSystem<Native>) -> CircuitConfig {
+        CircuitConfig::configure_secp256k1(meta, LayoutParams::default())
+    }
+
+    fn synthesize(
+        &self,
+        config: CircuitConfig,
+        mut layouter: impl Layouter<Native>,
+    ) -> Result<(), Error> {
+        let b = self.builder();
+        config.assign_single_phase(&mut layouter, &b)
+    }
+}

@@ -1,0 +1,70 @@
+//! Limb layout of the emulated field elements and the bounds every gate relies on.
+//!
+//! **Choice: 3 limbs of 88 bits (T = 264), the top limb of a proper value 80 bits.**
+//! * Three limbs keep the multiplication row small (9 limb products, 3 carries, 9 range-checked
+//!   limbs per mul) while `2·88 + log2(3) + 3 ≈ 181 ≪ 253` leaves room for lazy sums.
+//! * CRT: a product is checked mod 2^264 (carries) and mod r ≈ 2^253.6 (native values). Both
+//!   give equality over the integers when `|a·b − q·p − r| < 2^264·r ≈ 2^517.6`. With inputs below
+//!   2^258 (e.g. sums of four proper values) `a·b < 2^516`, so three limbs suffice; four 64-bit
+//!   limbs (T = 256, bound 2^509.6) would not cover even two proper inputs (2^512).
+//! * 88 = 22·4 = 11·8 so 4- and 8-bit windows of a scalar never straddle a limb.
+
+use num_bigint::BigUint;
+use num_traits::One;
+
+/// Bits per limb.
+pub const LIMB_BITS: u32 = 88;
+/// Limbs per element.
+pub const NUM_LIMBS: usize = 3;
+/// Bits of the top limb of a proper value: 3 limbs hold `[0, 2^256)`.
+pub const TOP_LIMB_BITS: u32 = 256 - 2 * LIMB_BITS;
+/// Largest limb (in bits, exclusive bound `2^91`) a multiplication input may have (sums of up
+/// to eight proper values). The product of the two inputs' value bounds must also stay below
+/// `2^264·r − 2^257` (CRT bound, ≈ 2^517.6): e.g. (sum of 4)·(sum of 4), or (sum of 8)·proper.
+pub const MAX_MUL_LIMB_BITS: u32 = 91;
+/// Width of an offset carry cell of the multiplication: carries are signed with
+/// `|c| < 2^(CARRY_BITS − 1)`, stored as `c + 2^(CARRY_BITS − 1)`.
+pub const CARRY_BITS: u32 = 97;
+
+/// Splits an integer into `NUM_LIMBS` limbs of `LIMB_BITS` (the top limb takes the rest).
+pub fn to_limbs(x: &BigUint) -> [BigUint; NUM_LIMBS] {
+    let mask = (BigUint::one() << LIMB_BITS) - 1u32;
+    [x & &mask, (x >> LIMB_BITS) & &mask, x >> (2 * LIMB_BITS)]
+}
+
+/// `Σ limbs_i·2^(88 i)`.
+pub fn from_limbs(l: &[BigUint; NUM_LIMBS]) -> BigUint {
+    l.iter()
+        .rev()
+        .fold(BigUint::from(0u8), |acc, x| (acc << LIMB_BITS) + x)
+}
+
+/// The carry bound the mul gate needs for inputs with limbs `< 2^MAX_MUL_LIMB_BITS`:
+/// `|e_k + c_(k−1)| ≤ 3·2^182 + 3·2^176 + 2^88 + |c_(k−1)|`, so `|c_k| < 2^95.6 < 2^96`.
+pub fn carry_bound_bits() -> u32 {
+    let one = BigUint::one();
+    let ma = (&one << MAX_MUL_LIMB_BITS) - 1u32;
+    let ml = (&one << LIMB_BITS) - 1u32;
+    let n = NUM_LIMBS as u32;
+    let mut c = BigUint::from(0u8);
+    for _ in 0..NUM_LIMBS {
+        let e = &ma * &ma * n + &ml * &ml * n + &ml + &c;
+        c = (e >> LIMB_BITS) + 1u32;
+    }
+    c.bits() as u32 + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn carry_width_covers_the_bound() {
+        assert!(carry_bound_bits() <= CARRY_BITS, "{}", carry_bound_bits());
+        let x = BigUint::parse_bytes(
+            b"123456789012345678901234567890123456789012345678901234567890",
+            10,
+        )
+        .unwrap();
+        assert_eq!(from_limbs(&to_limbs(&x)), x);
+    }
+}

@@ -1,0 +1,73 @@
+//! Writes a builder into a halo2 region, and the range table.
+
+use std::collections::HashMap;
+
+use halo2_proofs::circuit::{Cell, Layouter, Region, Value};
+use halo2_proofs::plonk::{Error, TableColumn};
+
+use super::builder::{Builder, CellRef};
+use super::config::{GroupConfig, LayoutParams};
+use super::Native;
+
+/// Assigns every cell, fixed value and selector of `b` into `region` (rows are absolute) and
+/// applies the copy constraints whose two ends are known. `cells` collects the halo2 cells of
+/// this and earlier phases, so a later phase can copy cells of an earlier one.
+pub fn assign_builder(
+    region: &mut Region<'_, Native>,
+    cfg: &GroupConfig,
+    b: &Builder,
+    cells: &mut HashMap<CellRef, Cell>,
+) -> Result<(), Error> {
+    let tamper = b.tamper();
+    for (i, (c, v)) in b.advice_cells().iter().enumerate() {
+        let mut v = *v;
+        if let Some((ti, delta)) = tamper {
+            if ti == i {
+                v += delta;
+            }
+        }
+        let a = region.assign_advice(cfg.advice(c.col as usize), c.row as usize, Value::known(v));
+        cells.insert(*c, a.cell());
+    }
+    for (f, row, v) in b.fixed_cells() {
+        region.assign_fixed(cfg.fixed(*f), *row as usize, *v);
+    }
+    for (g, row) in b.enabled_gates() {
+        cfg.selector(*g).enable(region, *row as usize)?;
+    }
+    for (x, y) in b.copy_constraints() {
+        if let (Some(cx), Some(cy)) = (cells.get(x), cells.get(y)) {
+            region.constrain_equal(*cx, *cy);
+        }
+    }
+    Ok(())
+}
+
+/// Fills the `(tag, value)` range table: tag 0 holds `[0, 2^lookup_bits)`, tag i ≥ 1 holds
+/// `[0, 2^w_i)` for the i-th configured window size.
+pub fn load_range_table(
+    layouter: &mut impl Layouter<Native>,
+    table: (TableColumn, TableColumn),
+    params: &LayoutParams,
+) -> Result<(), Error> {
+    layouter.assign_table(
+        || "range table",
+        |mut t| {
+            let mut row = 0;
+            let sections = std::iter::once(params.lookup_bits).chain(params.sections());
+            for (tag, bits) in sections.enumerate() {
+                for v in 0..(1u64 << bits) {
+                    t.assign_cell(
+                        || "tag",
+                        table.0,
+                        row,
+                        || Value::known(Native::from(tag as u64)),
+                    )?;
+                    t.assign_cell(|| "value", table.1, row, || Value::known(Native::from(v)))?;
+                    row += 1;
+                }
+            }
+            Ok(())
+        },
+    )
+}

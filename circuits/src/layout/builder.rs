@@ -1,0 +1,188 @@
+//! The builder: an append-only record of blocks of advice cells, gates and fixed values.
+
+use std::collections::HashMap;
+
+use ff::PrimeField;
+
+use super::config::{FixedCol, GateKind, LayoutParams, MAIN_COLS};
+use super::Native;
+
+/// A cell of a builder: phase, row, global column (main columns first, then lookup columns).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CellRef {
+    pub phase: u8,
+    pub row: u32,
+    pub col: u16,
+}
+
+/// An advice cell with its witness value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AssignedValue {
+    pub cell: CellRef,
+    pub value: Native,
+}
+
+/// Counts of one builder, known without keys or proofs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LayoutStats {
+    /// All assigned advice cells (main and looked-up).
+    pub advice_cells: usize,
+    /// Assigned cells in looked-up columns (a subset of `advice_cells`).
+    pub lookup_cells: usize,
+    /// Rows used.
+    pub rows: usize,
+    /// Copy constraints.
+    pub copies: usize,
+}
+
+impl std::ops::Sub for LayoutStats {
+    type Output = LayoutStats;
+    fn sub(self, o: LayoutStats) -> LayoutStats {
+        LayoutStats {
+            advice_cells: self.advice_cells - o.advice_cells,
+            lookup_cells: self.lookup_cells - o.lookup_cells,
+            rows: self.rows - o.rows,
+            copies: self.copies - o.copies,
+        }
+    }
+}
+
+/// Virtual cells of one phase, laid out row by row.
+#[derive(Clone, Debug)]
+pub struct Builder {
+    pub phase: u8,
+    pub params: LayoutParams,
+    rows: u32,
+    advice: Vec<(CellRef, Native)>,
+    free: Vec<bool>,
+    lookup_cells: usize,
+    fixed: Vec<(FixedCol, u32, Native)>,
+    selectors: Vec<(GateKind, u32)>,
+    copies: Vec<(CellRef, CellRef)>,
+    constants: HashMap<[u8; 32], AssignedValue>,
+    tamper: Option<(usize, Native)>,
+}
+
+impl Builder {
+    pub fn new(phase: u8, params: LayoutParams) -> Self {
+        Self {
+            phase,
+            params,
+            rows: 0,
+            advice: Vec::new(),
+            free: Vec::new(),
+            lookup_cells: 0,
+            fixed: Vec::new(),
+            selectors: Vec::new(),
+            copies: Vec::new(),
+            constants: HashMap::new(),
+            tamper: None,
+        }
+    }
+
+    /// Reserves `h` fresh rows and returns the first one.
+    pub fn new_rows(&mut self, h: u32) -> u32 {
+        let r = self.rows;
+        self.rows += h;
+        r
+    }
+
+    /// Assigns a witness cell at (row, col).
+    pub fn assign(&mut self, row: u32, col: usize, value: Native) -> AssignedValue {
+        debug_assert!(row < self.rows);
+        let cell = CellRef {
+            phase: self.phase,
+            row,
+            col: col as u16,
+        };
+        self.advice.push((cell, value));
+        self.free.push(false);
+        if col >= MAIN_COLS {
+            self.lookup_cells += 1;
+        }
+        AssignedValue { cell, value }
+    }
+
+    /// Assigns a copy of `src` at (row, col), tied to it by a copy constraint.
+    pub fn copy_of(&mut self, src: &AssignedValue, row: u32, col: usize) -> AssignedValue {
+        let v = self.assign(row, col, src.value);
+        self.copies.push((src.cell, v.cell));
+        v
+    }
+
+    /// Constrains two existing cells to be equal.
+    pub fn constrain_equal(&mut self, a: &AssignedValue, b: &AssignedValue) {
+        self.copies.push((a.cell, b.cell));
+    }
+
+    pub fn set_fixed(&mut self, col: FixedCol, row: u32, value: Native) {
+        self.fixed.push((col, row, value));
+    }
+
+    pub fn enable(&mut self, gate: GateKind, row: u32) {
+        self.selectors.push((gate, row));
+    }
+
+    /// Marks the last assigned cell with this reference as legitimately free: any value
+    /// satisfies the constraints (e.g. the inverse witness of `is_zero` when the input is 0).
+    /// Mutation tests skip such cells.
+    pub fn mark_free(&mut self, v: &AssignedValue) {
+        if let Some(i) = self.advice.iter().rposition(|(c, _)| *c == v.cell) {
+            self.free[i] = true;
+        }
+    }
+
+    /// A cell fixed to `value` (one lin row `c = γ`), created once per builder and reused.
+    pub fn constant(&mut self, value: Native) -> AssignedValue {
+        let key = value.to_repr();
+        if let Some(c) = self.constants.get(&key) {
+            return *c;
+        }
+        let row = self.new_rows(1);
+        self.enable(GateKind::Lin, row);
+        self.set_fixed(FixedCol::Gamma, row, value);
+        let c = self.assign(row, 2, value);
+        self.constants.insert(key, c);
+        c
+    }
+
+    /// Re-synthesis hook of the mutation tests: when the cell with this assignment index is
+    /// written, `delta` is added to its value.
+    pub fn set_tamper(&mut self, tamper: Option<(usize, Native)>) {
+        self.tamper = tamper;
+    }
+
+    pub fn tamper(&self) -> Option<(usize, Native)> {
+        self.tamper
+    }
+
+    pub fn stats(&self) -> LayoutStats {
+        LayoutStats {
+            advice_cells: self.advice.len(),
+            lookup_cells: self.lookup_cells,
+            rows: self.rows as usize,
+            copies: self.copies.len(),
+        }
+    }
+
+    /// Indices (in assignment order) of the cells that are not marked free.
+    pub fn constrained_cell_indices(&self) -> Vec<usize> {
+        (0..self.advice.len()).filter(|&i| !self.free[i]).collect()
+    }
+
+    pub fn advice_cells(&self) -> &[(CellRef, Native)] {
+        &self.advice
+    }
+    pub fn fixed_cells(&self) -> &[(FixedCol, u32, Native)] {
+        &self.fixed
+    }
+    pub fn enabled_gates(&self) -> &[(GateKind, u32)] {
+        &self.selectors
+    }
+    pub fn copy_constraints(&self) -> &[(CellRef, CellRef)] {
+        &self.copies
+    }
+    pub fn rows(&self) -> u32 {
+        self.rows
+    }
+}

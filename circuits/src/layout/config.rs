@@ -1,0 +1,262 @@
+//! Columns, selectors and fixed coefficient columns of one phase's column group.
+
+use halo2_proofs::plonk::{
+    Advice, Column, ConstraintSystem, FirstPhase, Fixed, SecondPhase, Selector, TableColumn,
+};
+
+use super::Native;
+
+/// Number of main (not looked-up) advice columns in a group.
+pub const MAIN_COLS: usize = 4;
+
+/// Knobs of the layout: they change rows, columns and k, never the gadgets' code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayoutParams {
+    /// Bits of the main range table: it holds `[0, 2^lookup_bits)` (tag 0). Needs
+    /// `2^lookup_bits + Σ 2^w + 1 ≤ 2^k − blinding rows`; the usual choice is `k − 1`.
+    pub lookup_bits: u32,
+    /// Number of looked-up advice columns per phase (chunks of one range row).
+    pub lookup_cols: usize,
+    /// Window sizes w (bits) that get their own table section `[0, 2^w)` (tags 1, 2, ...).
+    pub window_bits: Vec<u32>,
+    /// Sizes s of partial top chunks that get a table section `[0, 2^s)`, so such a chunk is
+    /// checked by one lookup (in lookup column K−2, whose tag is `tag + ptag`) instead of a
+    /// lookup plus a shifted copy. Other partial sizes fall back to the shifted copy.
+    pub partial_bits: Vec<u32>,
+    /// Number of phases with a column group (1, or 2 for a second-phase group).
+    pub phases: u8,
+}
+
+impl LayoutParams {
+    /// Parameters for lookup table bits `lookup_bits`, enough lookup columns for the field chip's
+    /// one-row limb checks, windows of 1 and 4 bits, one phase.
+    pub fn new(lookup_bits: u32) -> Self {
+        // A field-chip carry needs 97 bits: ceil(97 / L) chunks plus one shifted copy.
+        let lookup_cols = (97usize).div_ceil(lookup_bits as usize) + 1;
+        // The field chip's partial chunks: 88-bit limbs, 80-bit top limbs, 97-bit carries.
+        let mut partial_bits: Vec<u32> = [88u32, 80, 97]
+            .iter()
+            .map(|b| b % lookup_bits)
+            .filter(|&s| s > 0)
+            .collect();
+        partial_bits.sort_unstable();
+        partial_bits.dedup();
+        Self {
+            lookup_bits,
+            lookup_cols,
+            window_bits: vec![1, 4],
+            partial_bits,
+            phases: 1,
+        }
+    }
+
+    /// The usual parameters for a circuit of `2^k` rows: `L = k − 1`.
+    pub fn for_k(k: u32) -> Self {
+        Self::new(k - 1)
+    }
+
+    /// Bit sizes of the table sections after tag 0: windows, then partial sizes not already
+    /// there. Section i (0-based) has tag i + 1.
+    pub fn sections(&self) -> Vec<u32> {
+        let mut v = self.window_bits.clone();
+        for s in &self.partial_bits {
+            if !v.contains(s) && *s != self.lookup_bits {
+                v.push(*s);
+            }
+        }
+        v
+    }
+
+    /// Tag of the table section holding `[0, 2^w)`, `None` if there is none.
+    pub fn window_tag(&self, w: u32) -> Option<u64> {
+        if w == self.lookup_bits {
+            return Some(0);
+        }
+        self.sections()
+            .iter()
+            .position(|&x| x == w)
+            .map(|i| i as u64 + 1)
+    }
+
+    /// Rows kept free at the end of the columns for halo2's blinding (an upper bound for this
+    /// layout: gates query column 0 at rotations up to 8).
+    pub const RESERVED_ROWS: usize = 16;
+
+    /// The smallest k whose usable rows hold both the table and `rows` builder rows.
+    pub fn min_k(&self, rows: usize) -> u32 {
+        let need = self.table_rows().max(rows) + Self::RESERVED_ROWS;
+        need.next_power_of_two().trailing_zeros()
+    }
+
+    /// Rows of the lookup table (tag 0 section and every other section).
+    pub fn table_rows(&self) -> usize {
+        (1usize << self.lookup_bits) + self.sections().iter().map(|w| 1usize << w).sum::<usize>()
+    }
+}
+
+impl Default for LayoutParams {
+    fn default() -> Self {
+        Self::new(17)
+    }
+}
+
+/// The gates a block can switch on. `Mul(i)` is the wide multiplication gate for the i-th
+/// emulated modulus registered in the configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GateKind {
+    Range,
+    Lin,
+    Mul(usize),
+    Select,
+    IsZero,
+    IsEqual,
+    LessEq,
+    Vertical,
+}
+
+/// Fixed coefficient columns addressed by blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FixedCol {
+    /// Coefficient of lookup column j in a range row.
+    Coef(usize),
+    /// Coefficient of the next row's column 0 in a range row (running sum).
+    Next,
+    /// Shift factor `2^(c − s)` of a partial chunk (0 when the row has none).
+    Shift,
+    /// Table tag of the row's lookups.
+    Tag,
+    /// Added to the row's tag for lookup column K−2 (a tagged partial chunk).
+    PTag,
+    Alpha,
+    Beta,
+    Mu,
+    Gamma,
+}
+
+/// The columns and selectors of one phase.
+#[derive(Clone, Debug)]
+pub struct GroupConfig {
+    pub phase: u8,
+    pub main: [Column<Advice>; MAIN_COLS],
+    pub lookup: Vec<Column<Advice>>,
+    pub coef: Vec<Column<Fixed>>,
+    pub next: Column<Fixed>,
+    pub shift: Column<Fixed>,
+    pub tag: Column<Fixed>,
+    pub ptag: Column<Fixed>,
+    pub alpha: Column<Fixed>,
+    pub beta: Column<Fixed>,
+    pub mu: Column<Fixed>,
+    pub gamma: Column<Fixed>,
+    pub selectors: Vec<(GateKind, Selector)>,
+}
+
+impl GroupConfig {
+    /// Allocates the columns of one phase and the lookups of its looked-up columns against the
+    /// `(tag, value)` table. Gates are added by the chips (`range::gates`, `field::gates`).
+    pub fn configure(
+        meta: &mut ConstraintSystem<Native>,
+        phase: u8,
+        params: &LayoutParams,
+        table: (TableColumn, TableColumn),
+        n_moduli: usize,
+    ) -> Self {
+        let mut advice = || match phase {
+            0 => meta.advice_column_in(FirstPhase),
+            _ => meta.advice_column_in(SecondPhase),
+        };
+        let main = [advice(), advice(), advice(), advice()];
+        let lookup: Vec<_> = (0..params.lookup_cols).map(|_| advice()).collect();
+        for c in main.iter().chain(lookup.iter()) {
+            meta.enable_equality(*c);
+        }
+        let coef = (0..params.lookup_cols)
+            .map(|_| meta.fixed_column())
+            .collect();
+        let (next, shift, tag) = (
+            meta.fixed_column(),
+            meta.fixed_column(),
+            meta.fixed_column(),
+        );
+        let ptag = meta.fixed_column();
+        let (alpha, beta, mu, gamma) = (
+            meta.fixed_column(),
+            meta.fixed_column(),
+            meta.fixed_column(),
+            meta.fixed_column(),
+        );
+        let mut kinds = vec![
+            GateKind::Range,
+            GateKind::Lin,
+            GateKind::Select,
+            GateKind::IsZero,
+            GateKind::IsEqual,
+            GateKind::LessEq,
+            GateKind::Vertical,
+        ];
+        kinds.extend((0..n_moduli).map(GateKind::Mul));
+        let selectors = kinds.into_iter().map(|k| (k, meta.selector())).collect();
+        let cfg = Self {
+            phase,
+            main,
+            lookup,
+            coef,
+            next,
+            shift,
+            tag,
+            ptag,
+            alpha,
+            beta,
+            mu,
+            gamma,
+            selectors,
+        };
+        // Every looked-up cell must be in the table section named by its row's tag. Rows without
+        // range chunks have tag 0 and zero cells, and (0, 0) is in the table.
+        let k = cfg.lookup.len();
+        for (j, col) in cfg.lookup.clone().into_iter().enumerate() {
+            meta.lookup("range chunk", |m| {
+                let mut t = m.query_fixed(tag, halo2_proofs::poly::Rotation::cur());
+                if j + 2 == k {
+                    t = t + m.query_fixed(ptag, halo2_proofs::poly::Rotation::cur());
+                }
+                let v = m.query_advice(col, halo2_proofs::poly::Rotation::cur());
+                vec![(t, table.0), (v, table.1)]
+            });
+        }
+        cfg
+    }
+
+    /// The selector of a gate kind. Panics only on a configuration bug (an unregistered kind).
+    pub fn selector(&self, kind: GateKind) -> Selector {
+        self.selectors
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map(|(_, s)| *s)
+            .unwrap_or_else(|| panic!("gate {kind:?} not configured"))
+    }
+
+    /// The advice column of global column index `col` (main columns first, then lookups).
+    pub fn advice(&self, col: usize) -> Column<Advice> {
+        if col < MAIN_COLS {
+            self.main[col]
+        } else {
+            self.lookup[col - MAIN_COLS]
+        }
+    }
+
+    /// The fixed column named by `f`.
+    pub fn fixed(&self, f: FixedCol) -> Column<Fixed> {
+        match f {
+            FixedCol::Coef(j) => self.coef[j],
+            FixedCol::Next => self.next,
+            FixedCol::Shift => self.shift,
+            FixedCol::Tag => self.tag,
+            FixedCol::PTag => self.ptag,
+            FixedCol::Alpha => self.alpha,
+            FixedCol::Beta => self.beta,
+            FixedCol::Mu => self.mu,
+            FixedCol::Gamma => self.gamma,
+        }
+    }
+}

@@ -1,0 +1,294 @@
+//! The range chip: lookups, decomposition, less-than, and linear rows on native cells.
+
+use num_bigint::BigUint;
+use num_traits::One;
+
+use crate::bigint::{fe_to_big, native, pow2};
+use crate::layout::{AssignedValue, Builder, FixedCol, GateKind, LayoutParams, Native, MAIN_COLS};
+
+/// A cell proven to hold 0 or 1. Only gates that enforce booleanity create one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AssignedBit(pub(crate) AssignedValue);
+
+impl AssignedBit {
+    pub fn cell(&self) -> &AssignedValue {
+        &self.0
+    }
+    pub fn value(&self) -> bool {
+        self.0.value == Native::ONE
+    }
+}
+
+use ff::Field;
+
+/// Range checks over the lookup table described by [`LayoutParams`].
+#[derive(Clone, Debug)]
+pub struct RangeChip {
+    pub params: LayoutParams,
+}
+
+/// Cells of one range-row layout.
+#[derive(Clone, Debug)]
+pub struct RangeRows {
+    /// The value cell of the first row (column 0).
+    pub x: AssignedValue,
+    /// The chunks, least significant first (the partial chunk last, not its shifted copy).
+    pub chunks: Vec<AssignedValue>,
+    /// First row and number of rows.
+    pub first_row: u32,
+    pub height: u32,
+}
+
+impl RangeChip {
+    pub fn new(params: LayoutParams) -> Self {
+        Self { params }
+    }
+
+    /// Lays out the decomposition of the integer `value` into `bits / c` chunks of `c` bits and
+    /// a partial chunk of `bits mod c` bits, looked up in the table section `tag` (which must
+    /// hold `[0, 2^c)`). The first row's column-0 cell holds `value` (mod r).
+    ///
+    /// Soundness: each row proves `x_row = Σ f_j·d_j + f_next·x_next` with every `d_j` in
+    /// `[0, 2^c)`, the partial one in `[0, 2^s)`; by induction from the last row
+    /// (`f_next = 0`), `x_first = Σ d_i·2^(c·i)` over the integers as long as `bits < 253`
+    /// (no wrap mod r), hence `x_first ∈ [0, 2^bits)`. A value ≥ 2^bits makes the honest chunks
+    /// fail a lookup or the sum: the circuit is unsatisfiable, never wrong.
+    pub fn range_rows(
+        &self,
+        b: &mut Builder,
+        value: &BigUint,
+        bits: u32,
+        c: u32,
+        tag: u64,
+    ) -> RangeRows {
+        let k = self.params.lookup_cols;
+        let n_full = (bits / c) as usize;
+        let s = bits % c;
+        // Slots per row: full chunks fill rows of k; a partial chunk needs slots k−2, k−1.
+        let mut rows: Vec<Vec<(usize, usize)>> = Vec::new(); // (slot, chunk index)
+        for i in 0..n_full {
+            if !matches!(rows.last(), Some(r) if r.len() < k) {
+                rows.push(Vec::new());
+            }
+            let r = rows.last_mut().expect("just pushed");
+            let slot = r.len();
+            r.push((slot, i));
+        }
+        if s > 0 && !matches!(rows.last(), Some(r) if r.len() <= k - 2) {
+            rows.push(Vec::new());
+        }
+        if rows.is_empty() {
+            rows.push(Vec::new());
+        }
+        let mask = (BigUint::one() << c) - 1u32;
+        let chunk_val = |i: usize| -> BigUint {
+            if i < n_full {
+                (value >> (c as usize * i)) & &mask
+            } else {
+                value >> (c as usize * n_full)
+            }
+        };
+        let height = rows.len() as u32;
+        let first = b.new_rows(height);
+        let mut chunks = Vec::with_capacity(n_full + 1);
+        let mut x_first = None;
+        let mut consumed = 0usize;
+        for (ri, plan) in rows.iter().enumerate() {
+            let row = first + ri as u32;
+            let last = ri + 1 == rows.len();
+            b.enable(GateKind::Range, row);
+            b.set_fixed(FixedCol::Tag, row, Native::from(tag));
+            let x = b.assign(row, 0, native(&(value >> (c as usize * consumed))));
+            if ri == 0 {
+                x_first = Some(x);
+            }
+            for (t, (slot, i)) in plan.iter().enumerate() {
+                let d = b.assign(row, MAIN_COLS + slot, native(&chunk_val(*i)));
+                b.set_fixed(FixedCol::Coef(*slot), row, pow2(c * t as u32));
+                chunks.push(d);
+            }
+            let mut in_row = plan.len();
+            if last && s > 0 {
+                let pv = chunk_val(n_full);
+                let d = b.assign(row, MAIN_COLS + k - 2, native(&pv));
+                b.set_fixed(FixedCol::Coef(k - 2), row, pow2(c * in_row as u32));
+                match self.params.window_tag(s) {
+                    // A table section for s bits: one lookup with tag `tag + ptag`.
+                    Some(ts) => {
+                        b.set_fixed(FixedCol::PTag, row, Native::from(ts) - Native::from(tag))
+                    }
+                    // Otherwise the shifted copy d·2^(c−s), also looked up.
+                    None => {
+                        let g = pow2(c - s);
+                        b.assign(row, MAIN_COLS + k - 1, native(&pv) * g);
+                        b.set_fixed(FixedCol::Shift, row, g);
+                    }
+                }
+                chunks.push(d);
+                in_row += 1;
+            }
+            consumed += in_row;
+            if !last {
+                b.set_fixed(FixedCol::Next, row, pow2(c * in_row as u32));
+            }
+        }
+        RangeRows {
+            x: x_first.expect("at least one row"),
+            chunks,
+            first_row: first,
+            height,
+        }
+    }
+
+    /// Loads a witness already range-checked to `bits` bits (`bits ≤ 252`).
+    pub fn load_checked(&self, b: &mut Builder, value: Native, bits: u32) -> AssignedValue {
+        assert!(bits <= 252, "native range checks are limited to 252 bits");
+        let l = self.params.lookup_bits;
+        self.range_rows(b, &fe_to_big(&value), bits, l, 0).x
+    }
+
+    /// Constrains the existing cell `x` to `[0, 2^bits)` (`bits ≤ 252`).
+    pub fn range_check(&self, b: &mut Builder, x: &AssignedValue, bits: u32) {
+        let y = self.load_checked(b, x.value, bits);
+        b.constrain_equal(x, &y);
+    }
+
+    /// Decomposes `x ∈ [0, 2^bits)` into chunks of `chunk_bits` (the lookup bits, or a
+    /// configured window size), least significant first; the last may be partial. Panics if
+    /// `chunk_bits` has no table section (a circuit-construction error).
+    pub fn decompose(
+        &self,
+        b: &mut Builder,
+        x: &AssignedValue,
+        bits: u32,
+        chunk_bits: u32,
+    ) -> Vec<AssignedValue> {
+        assert!(bits <= 252, "native decomposition is limited to 252 bits");
+        let tag = self
+            .params
+            .window_tag(chunk_bits)
+            .unwrap_or_else(|| panic!("no table section for {chunk_bits}-bit chunks"));
+        let rr = self.range_rows(b, &fe_to_big(&x.value), bits, chunk_bits, tag);
+        b.constrain_equal(x, &rr.x);
+        rr.chunks
+    }
+
+    /// A witness bit: looked up in the 1-bit table section when configured, else `x·x = x`.
+    pub fn load_bit(&self, b: &mut Builder, v: bool) -> AssignedBit {
+        let val = if v { Native::ONE } else { Native::ZERO };
+        if let Some(tag) = self.params.window_tag(1) {
+            let rr = self.range_rows(b, &BigUint::from(v as u8), 1, 1, tag);
+            return AssignedBit(rr.x);
+        }
+        let row = b.new_rows(1);
+        b.enable(GateKind::Lin, row);
+        b.set_fixed(FixedCol::Mu, row, Native::ONE);
+        let x0 = b.assign(row, 0, val);
+        let x1 = b.copy_of(&x0, row, 1);
+        let _ = x1;
+        let x2 = b.copy_of(&x0, row, 2);
+        AssignedBit(x2)
+    }
+
+    /// One lin row: `out = α·x0 + β·x1 + μ·x0·x1 + γ`, with copies of the given inputs (a
+    /// missing input is an unassigned zero cell). Returns the output cell.
+    #[allow(clippy::too_many_arguments)]
+    pub fn lin(
+        &self,
+        b: &mut Builder,
+        x0: Option<&AssignedValue>,
+        x1: Option<&AssignedValue>,
+        alpha: Native,
+        beta: Native,
+        mu: Native,
+        gamma: Native,
+    ) -> AssignedValue {
+        let row = b.new_rows(1);
+        b.enable(GateKind::Lin, row);
+        let v0 = x0.map_or(Native::ZERO, |x| x.value);
+        let v1 = x1.map_or(Native::ZERO, |x| x.value);
+        for (f, v) in [
+            (FixedCol::Alpha, alpha),
+            (FixedCol::Beta, beta),
+            (FixedCol::Mu, mu),
+            (FixedCol::Gamma, gamma),
+        ] {
+            if v != Native::ZERO {
+                b.set_fixed(f, row, v);
+            }
+        }
+        if let Some(x) = x0 {
+            b.copy_of(x, row, 0);
+        }
+        if let Some(x) = x1 {
+            b.copy_of(x, row, 1);
+        }
+        b.assign(row, 2, alpha * v0 + beta * v1 + mu * v0 * v1 + gamma)
+    }
+
+    /// Returns a bit that is 1 iff `a < c`, for `a, c ∈ [0, 2^bits)` (the caller's
+    /// obligation; `bits ≤ 251`).
+    ///
+    /// Witness `lt`, prove it boolean, and range-check `u = a − c + lt·2^bits` to `bits` bits:
+    /// with `|a − c| < 2^bits`, `u ∈ [0, 2^bits)` holds for `lt = 1` iff `a < c`, for `lt = 0`
+    /// iff `a ≥ c`; the other choice of `lt` leaves `u` outside the range.
+    pub fn is_less_than(
+        &self,
+        b: &mut Builder,
+        a: &AssignedValue,
+        c: &AssignedValue,
+        bits: u32,
+    ) -> AssignedBit {
+        assert!(bits <= 251);
+        let lt = fe_to_big(&a.value) < fe_to_big(&c.value);
+        let bit = self.load_bit(b, lt);
+        let t = self.lin(
+            b,
+            Some(a),
+            Some(c),
+            Native::ONE,
+            -Native::ONE,
+            Native::ZERO,
+            Native::ZERO,
+        );
+        let u = self.lin(
+            b,
+            Some(&t),
+            Some(bit.cell()),
+            Native::ONE,
+            pow2(bits),
+            Native::ZERO,
+            Native::ZERO,
+        );
+        self.range_check(b, &u, bits);
+        bit
+    }
+
+    /// Constrains `a < c` for `a, c ∈ [0, 2^bits)`: `c − a − 1 ∈ [0, 2^bits)`. If `a ≥ c`,
+    /// `c − a − 1` is negative, i.e. ≥ r − 2^bits as a field element: outside the range.
+    pub fn assert_less_than(
+        &self,
+        b: &mut Builder,
+        a: &AssignedValue,
+        c: &AssignedValue,
+        bits: u32,
+    ) {
+        assert!(bits <= 251);
+        let d = self.lin(
+            b,
+            Some(a),
+            Some(c),
+            -Native::ONE,
+            Native::ONE,
+            Native::ZERO,
+            -Native::ONE,
+        );
+        self.range_check(b, &d, bits);
+    }
+
+    /// A free witness cell (no constraint): a main-column cell in a fresh row.
+    pub fn load_witness(&self, b: &mut Builder, v: Native) -> AssignedValue {
+        let row = b.new_rows(1);
+        b.assign(row, 3, v)
+    }
+}

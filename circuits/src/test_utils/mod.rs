@@ -1,0 +1,117 @@
+//! MockProver helpers and the reusable witness-mutation test.
+//!
+//! [`mutation_test`] takes a satisfied circuit implementing [`Mutable`] (e.g. a
+//! [`BuilderCircuit`]), re-synthesises it once per sampled advice cell with that one cell
+//! changed (the builder's tamper hook adds a delta when the cell is assigned), and counts how
+//! many changes MockProver catches. Cells marked free by their gadget (e.g. the inverse witness
+//! of `is_zero(0)`) are not sampled. A multi-phase circuit implements [`Mutable`] by numbering
+//! the cells of its builders one after the other.
+
+use halo2_proofs::dev::MockProver;
+use halo2_proofs::plonk::Circuit;
+use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+
+use crate::config::BuilderCircuit;
+use crate::layout::Native;
+
+/// A circuit whose advice cells can be tampered with one at a time.
+pub trait Mutable: Circuit<Native> + Clone {
+    /// Indices of the constrained advice cells (candidates for tampering) and the number of
+    /// cells documented as free.
+    fn mutable_cells(&self) -> (Vec<usize>, usize);
+    /// A copy that adds `delta` to cell `index` when it is assigned.
+    fn tampered(&self, index: usize, delta: Native) -> Self;
+    /// Public inputs for MockProver (none by default).
+    fn instances(&self) -> Vec<Vec<Native>> {
+        vec![]
+    }
+}
+
+impl Mutable for BuilderCircuit {
+    fn mutable_cells(&self) -> (Vec<usize>, usize) {
+        let b = self.builder();
+        let all = b.constrained_cell_indices();
+        let free = b.advice_cells().len() - all.len();
+        (all, free)
+    }
+    fn tampered(&self, index: usize, delta: Native) -> Self {
+        let mut c = self.clone();
+        c.tamper = Some((index, delta));
+        c
+    }
+}
+
+/// `Ok` iff MockProver is satisfied; the error says why not (synthesis error or failures).
+pub fn mock_verify<C: Mutable>(k: u32, circuit: &C) -> Result<(), String> {
+    let prover = MockProver::run(k, circuit, circuit.instances())
+        .map_err(|e| format!("synthesis: {e:?}"))?;
+    prover
+        .verify()
+        .map_err(|f| format!("{} failure(s), first: {:?}", f.len(), f.first()))
+}
+
+/// Result of a mutation run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MutationReport {
+    /// Mutations MockProver rejected.
+    pub caught: usize,
+    /// Mutations tried.
+    pub total: usize,
+    /// Assignment indices of the cells whose change went unnoticed.
+    pub escaped: Vec<usize>,
+    /// Cells marked free (not sampled).
+    pub free: usize,
+}
+
+impl std::fmt::Display for MutationReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "caught {}/{} mutations ({} free cells skipped)",
+            self.caught, self.total, self.free
+        )
+    }
+}
+
+/// Changes up to `samples` sampled constrained advice cells of `circuit`, one at a time, and
+/// checks each with MockProver. Deltas alternate between +1 and a random field element, so
+/// both "small" changes (a chunk that stays in range) and wild ones are tried. Panics if the
+/// untampered circuit is not satisfied (a broken test).
+pub fn mutation_test<C: Mutable>(k: u32, circuit: &C, samples: usize, seed: u64) -> MutationReport {
+    if let Err(e) = mock_verify(k, circuit) {
+        panic!("the untampered circuit must be satisfied: {e}");
+    }
+    let (all, free) = circuit.mutable_cells();
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let picked: Vec<usize> = if all.len() <= samples {
+        all
+    } else {
+        let mut v = all;
+        for i in 0..samples {
+            let j = i + (rng.next_u64() as usize) % (v.len() - i);
+            v.swap(i, j);
+        }
+        v.truncate(samples);
+        v
+    };
+    let mut report = MutationReport {
+        caught: 0,
+        total: picked.len(),
+        escaped: Vec::new(),
+        free,
+    };
+    for (n, idx) in picked.into_iter().enumerate() {
+        let delta = if n % 2 == 0 {
+            Native::from(1u64)
+        } else {
+            Native::from(rng.next_u64()) + Native::from(1u64)
+        };
+        if mock_verify(k, &circuit.tampered(idx, delta)).is_err() {
+            report.caught += 1;
+        } else {
+            report.escaped.push(idx);
+        }
+    }
+    report
+}
