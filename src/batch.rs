@@ -269,7 +269,7 @@ fn to_item(p: &ParsedSignature, policy: Policy) -> Result<BatchItem, String> {
         return Err("s > n/2 (high s) under the EIP-2 low-s policy".into());
     }
     let q: PublicKey = match (&p.pubkey, p.recovery_id) {
-        (Some(key), _) => key.clone(),
+        (Some(key), _) => *key,
         (None, Some(id)) => {
             let key = ecrecover(&p.h, &p.sig, id).map_err(|e| format!("ecrecover failed: {e}"))?;
             if let Some(addr) = p.address {

@@ -9,7 +9,7 @@ pub fn decode_hex(text: &str) -> Result<Vec<u8>, String> {
     if digits.is_empty() {
         return Err("empty hex string".into());
     }
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return Err(format!("odd number of hex digits ({})", digits.len()));
     }
     hex::decode(digits).map_err(|e| format!("bad hex: {e}"))

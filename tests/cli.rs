@@ -126,12 +126,15 @@ fn assert_bad_input(o: &Output, reason: &str) {
     );
 }
 
+/// An edit of one signature record in a batch file.
+type Edit = Box<dyn FnOnce(&mut Value)>;
+
 const N_HEX: &str = "0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141";
 const P_HEX: &str = "fffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2f";
 
 #[test]
 fn malformed_fields_exit_two_with_index_and_reason() {
-    let cases: Vec<(&str, Box<dyn FnOnce(&mut Value)>, &str)> = vec![
+    let cases: Vec<(&str, Edit, &str)> = vec![
         ("badhex", Box::new(|s| s["r"] = json!("0xzz")), "r: bad hex"),
         (
             "shorthash",
