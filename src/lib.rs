@@ -12,3 +12,4 @@ pub mod demo;
 pub mod fsutil;
 pub mod hexfmt;
 pub mod native;
+pub mod prover;
