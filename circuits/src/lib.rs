@@ -5,6 +5,7 @@
 
 pub mod bigint;
 pub mod config;
+pub mod ecdsa;
 pub mod field;
 pub mod layout;
 pub mod range;
