@@ -39,6 +39,7 @@ impl CircuitConfig {
                 let g = GroupConfig::configure(meta, ph, &params, table, moduli.len());
                 crate::range::gates::configure(meta, &g);
                 crate::field::gates::configure(meta, &g, &moduli);
+                crate::ecc::gates::configure(meta, &g, &params);
                 g
             })
             .collect();

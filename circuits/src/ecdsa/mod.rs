@@ -12,9 +12,11 @@
 //! `u·G + v·Q` is not the identity and its x mod n equals r, and that point is the R proven here.
 
 pub mod instance;
+pub mod naive;
 pub mod scalar;
 pub mod witness;
 
 pub use instance::{batch_instance, signature_instance, INSTANCE_CELLS_PER_SIGNATURE};
+pub use naive::{NaiveConfig, NaiveEcdsaCircuit};
 pub use scalar::NonZeroScalar;
 pub use witness::{SignatureWitness, WitnessError};
