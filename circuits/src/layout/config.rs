@@ -116,6 +116,9 @@ pub enum GateKind {
     EccSelect(u32),
     /// Selection of one of `2^w` constant points (fixed coefficients) by a one-hot indicator.
     EccSelectConst(u32),
+    /// `x0 = c` for the proof system's challenge `c` (second and later phases only; the gate is
+    /// added by `CircuitConfig::configure`, which owns the challenge).
+    Challenge,
 }
 
 /// Window sizes for which the ecc selection gates are configured: the configured window
@@ -213,6 +216,9 @@ impl GroupConfig {
         for w in ecc_select_sizes(params) {
             kinds.push(GateKind::EccSelect(w));
             kinds.push(GateKind::EccSelectConst(w));
+        }
+        if phase >= 1 {
+            kinds.push(GateKind::Challenge);
         }
         let selectors = kinds.into_iter().map(|k| (k, meta.selector())).collect();
         let cfg = Self {
