@@ -179,7 +179,10 @@ impl Circuit<Native> for NaiveEcdsaCircuit {
         self.params.clone()
     }
 
-    fn configure_with_params(meta: &mut ConstraintSystem<Native>, params: LayoutParams) -> NaiveConfig {
+    fn configure_with_params(
+        meta: &mut ConstraintSystem<Native>,
+        params: LayoutParams,
+    ) -> NaiveConfig {
         NaiveConfig::configure(meta, params)
     }
 
@@ -187,7 +190,11 @@ impl Circuit<Native> for NaiveEcdsaCircuit {
         NaiveConfig::configure(meta, LayoutParams::default())
     }
 
-    fn synthesize(&self, config: NaiveConfig, mut layouter: impl Layouter<Native>) -> Result<(), Error> {
+    fn synthesize(
+        &self,
+        config: NaiveConfig,
+        mut layouter: impl Layouter<Native>,
+    ) -> Result<(), Error> {
         config.base.load_table(&mut layouter)?;
         let (b, public) = self.build();
         let mut cells = HashMap::new();
