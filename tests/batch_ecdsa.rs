@@ -164,7 +164,11 @@ fn known_t_forgery_rejected_by_the_real_challenge() {
     let placeholder = known_t_forgery(Fq::from(2u64), 5);
     let t0 = public_input_challenge(&placeholder);
     let forged = known_t_forgery(t0, 5);
-    assert_eq!(public_input_challenge(&forged), t0, "t₀ fixed before forging");
+    assert_eq!(
+        public_input_challenge(&forged),
+        t0,
+        "t₀ fixed before forging"
+    );
     // Sanity: neither signature is valid, the native batch check (fresh Keccak t over R, s
     // too) rejects, but the batch equation holds at t₀.
     assert!(!single_equation_holds(&forged[0]) && !single_equation_holds(&forged[1]));

@@ -52,7 +52,9 @@ fn main() {
     let bs = parse_list(args.first(), &[1, 2, 4, 8, 16, 32, 64, 128, 256]);
     let ws = parse_list(args.get(1), &[3, 4, 5]);
     let lookup_bits = 17;
-    println!("lookup bits {lookup_bits}; cells per signature: all advice cells (of which looked up)");
+    println!(
+        "lookup bits {lookup_bits}; cells per signature: all advice cells (of which looked up)"
+    );
     println!(
         "| B | naive (w=4) | {} | best w | naive / batch | halo2-ecc / batch | rows phase 0 / 1 (best w) |",
         ws.iter().map(|w| format!("batch w={w}")).collect::<Vec<_>>().join(" | ")
@@ -74,9 +76,13 @@ fn main() {
         let mut cols = Vec::new();
         let mut best: Option<(usize, usize, usize, [usize; 2])> = None;
         for &w in &ws {
-            let c = BatchEcdsaCircuit::new(batch_params(lookup_bits, w as u32), sigs.clone(), w as u32);
+            let c =
+                BatchEcdsaCircuit::new(batch_params(lookup_bits, w as u32), sigs.clone(), w as u32);
             let [s0, s1] = c.phase_stats();
-            let (adv, lk) = ((s0.advice_cells + s1.advice_cells) / b, (s0.lookup_cells + s1.lookup_cells) / b);
+            let (adv, lk) = (
+                (s0.advice_cells + s1.advice_cells) / b,
+                (s0.lookup_cells + s1.lookup_cells) / b,
+            );
             cols.push(format!("{adv} ({lk})"));
             if !matches!(best, Some(x) if x.1 <= adv) {
                 best = Some((w, adv, lk, [s0.rows, s1.rows]));

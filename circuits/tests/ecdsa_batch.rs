@@ -86,7 +86,8 @@ fn layout_counts_do_not_depend_on_t() {
         DEFAULT_BATCH_WINDOW,
     );
     let a = c.build(Native::ONE);
-    let mut rng = <rand_chacha::ChaCha20Rng as rand_chacha::rand_core::SeedableRng>::seed_from_u64(9);
+    let mut rng =
+        <rand_chacha::ChaCha20Rng as rand_chacha::rand_core::SeedableRng>::seed_from_u64(9);
     let b = c.build(Native::random(&mut rng));
     assert_eq!(a.0.stats(), b.0.stats());
     assert_eq!(a.1.stats(), b.1.stats());

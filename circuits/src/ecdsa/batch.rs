@@ -415,7 +415,12 @@ impl Circuit<Native> for BatchEcdsaCircuit {
         if let Ok(mut g) = self.probe.lock() {
             *g = c;
         }
-        let b1 = self.build_phase1(&ecc, &sigs, c.unwrap_or(Native::ONE), b0.advice_cells().len());
+        let b1 = self.build_phase1(
+            &ecc,
+            &sigs,
+            c.unwrap_or(Native::ONE),
+            b0.advice_cells().len(),
+        );
         config.base.assign_phase(&mut layouter, &b1, &mut cells)
     }
 }

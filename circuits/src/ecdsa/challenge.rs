@@ -52,12 +52,24 @@ pub fn load_challenge_scalar(fq: &FieldChip<Fq>, b: &mut Builder, c: Native) -> 
     let t = fq.load_reduced(b, big_to_fe::<Fq>(&fe_to_big(&c)));
     let l = t.limbs();
     let (one, zero) = (Native::ONE, Native::ZERO);
-    let lo = fq
-        .range
-        .lin(b, Some(&l[0]), Some(&l[1]), one, pow2(LIMB_BITS), zero, zero);
-    let all = fq
-        .range
-        .lin(b, Some(&lo), Some(&l[2]), one, pow2(2 * LIMB_BITS), zero, zero);
+    let lo = fq.range.lin(
+        b,
+        Some(&l[0]),
+        Some(&l[1]),
+        one,
+        pow2(LIMB_BITS),
+        zero,
+        zero,
+    );
+    let all = fq.range.lin(
+        b,
+        Some(&lo),
+        Some(&l[2]),
+        one,
+        pow2(2 * LIMB_BITS),
+        zero,
+        zero,
+    );
     b.constrain_equal(&all, &cell);
     ChallengeScalar { cell, t }
 }
