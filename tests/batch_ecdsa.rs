@@ -207,7 +207,7 @@ fn prove_verify(s: &Setup, c: &BatchEcdsaCircuit) -> (bool, Native) {
     let made = create_proof::<KZGCommitmentScheme<Bn256>, ProverSHPLONK<'_, Bn256>, _, _, _, _>(
         params,
         pk,
-        &[c.clone()],
+        std::slice::from_ref(c),
         &[&[&inst]],
         ChaCha20Rng::seed_from_u64(1),
         &mut transcript,
