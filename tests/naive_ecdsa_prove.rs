@@ -40,7 +40,7 @@ fn naive_b1_keygen_prove_verify() {
     create_proof::<KZGCommitmentScheme<Bn256>, ProverSHPLONK<'_, Bn256>, _, _, _, _>(
         &params,
         &pk,
-        &[c.clone()],
+        std::slice::from_ref(&c),
         &[&[&instance]],
         ChaCha20Rng::seed_from_u64(1),
         &mut transcript,

@@ -113,7 +113,7 @@ pub fn wycheproof_p1363() -> Vec<WycheCase> {
                 tc_id: case["tcId"].as_u64().expect("tcId"),
                 comment: case["comment"].as_str().unwrap_or("").to_string(),
                 valid: case["result"] == "valid",
-                key: key.clone(),
+                key,
                 h: fq_from_be_bytes_reduced(&digest),
                 sig: hex::decode(case["sig"].as_str().expect("sig")).expect("hex"),
             });
