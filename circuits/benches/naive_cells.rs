@@ -8,9 +8,7 @@ use batch_ecdsa_circuits::ecdsa::naive::{NaiveEcdsaCircuit, DEFAULT_WINDOW};
 use batch_ecdsa_circuits::ecdsa::scalar;
 use batch_ecdsa_circuits::layout::{Builder, LayoutParams, LayoutStats, MAIN_COLS};
 use batch_ecdsa_circuits::test_utils::ecdsa_witness;
-use ff::Field;
-use group::prime::PrimeCurveAffine;
-use halo2curves::secp256k1::{Fq, Secp256k1Affine};
+use halo2curves::secp256k1::Secp256k1Affine;
 
 fn main() {
     let l: u32 = std::env::args()
@@ -106,7 +104,6 @@ fn main() {
         "(alternative) scalar_mul v*Q",
         ecc.scalar_mul(&mut b, &q, &v)
     );
-    let _ = Fq::ONE;
     println!("pieces of one verification (L = {l}):");
     println!(
         "{:<48} {:>10} {:>10} {:>8}",

@@ -8,7 +8,7 @@ use batch_ecdsa_circuits::bigint::fe_to_big;
 use batch_ecdsa_circuits::ecdsa::naive::NaiveEcdsaCircuit;
 use batch_ecdsa_circuits::ecdsa::SignatureWitness;
 use batch_ecdsa_circuits::layout::LayoutParams;
-use batch_ecdsa_circuits::test_utils::{mock_verify, Mutable};
+use batch_ecdsa_circuits::test_utils::mock_verify;
 use halo2curves::secp256k1::{Fq, Secp256k1Affine};
 use num_bigint::BigUint;
 use serde_json::Value;
@@ -66,7 +66,9 @@ pub fn mock_with_instance(
 
 /// Runs `f` over `items` on two threads (the test machine has 2 cores), in order.
 pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(4);
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .min(4);
     let chunk = items.len().div_ceil(threads).max(1);
     std::thread::scope(|s| {
         let handles: Vec<_> = items
@@ -111,7 +113,7 @@ pub fn wycheproof_p1363() -> Vec<WycheCase> {
                 tc_id: case["tcId"].as_u64().expect("tcId"),
                 comment: case["comment"].as_str().unwrap_or("").to_string(),
                 valid: case["result"] == "valid",
-                key: key.clone(),
+                key,
                 h: fq_from_be_bytes_reduced(&digest),
                 sig: hex::decode(case["sig"].as_str().expect("sig")).expect("hex"),
             });
