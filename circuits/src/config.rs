@@ -39,10 +39,16 @@ impl CircuitConfig {
                 let g = GroupConfig::configure(meta, ph, &params, table, moduli.len());
                 crate::range::gates::configure(meta, &g);
                 crate::field::gates::configure(meta, &g, &moduli);
+                crate::ecc::gates::configure(meta, &g, &params);
                 g
             })
             .collect();
         let challenge = (params.phases >= 2).then(|| meta.challenge_usable_after(FirstPhase));
+        if let Some(c) = challenge {
+            for g in groups.iter().filter(|g| g.phase >= 1) {
+                configure_challenge_gate(meta, g, c);
+            }
+        }
         Self {
             groups,
             table,
@@ -95,6 +101,24 @@ impl CircuitConfig {
             },
         )
     }
+}
+
+/// The challenge gate of a later-phase group: `s·(x0 − c) = 0` on main column 0, where `c` is
+/// the proof system's challenge drawn after the first-phase advice is committed
+/// (`meta.query_challenge`). A cell under this gate is therefore not a free witness: it equals
+/// the transcript's challenge, which the prover cannot choose once phase 0 is committed.
+fn configure_challenge_gate(
+    meta: &mut ConstraintSystem<Native>,
+    g: &GroupConfig,
+    challenge: Challenge,
+) {
+    let g = g.clone();
+    meta.create_gate("challenge", move |m| {
+        let s = m.query_selector(g.selector(crate::layout::GateKind::Challenge));
+        let x = m.query_advice(g.main[0], halo2_proofs::poly::Rotation::cur());
+        let c = m.query_challenge(challenge);
+        vec![s * (x - c)]
+    });
 }
 
 /// A circuit whose whole witness is produced by a closure appending to a first-phase builder:

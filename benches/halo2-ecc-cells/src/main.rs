@@ -9,8 +9,25 @@ use halo2_base::gates::{GateInstructions, RangeInstructions};
 use halo2_base::halo2_proofs::halo2curves::bn256::Fr;
 use halo2_base::halo2_proofs::halo2curves::secp256k1::{Fp, Fq};
 use halo2_base::halo2_proofs::halo2curves::ff::Field;
+use halo2_base::halo2_proofs::halo2curves::secp256k1::Secp256k1Affine;
+use halo2_base::utils::{biguint_to_fe, fe_to_biguint, modulus};
+use halo2_ecc::ecc::ecdsa::ecdsa_verify_no_pubkey_check;
+use halo2_ecc::ecc::EccChip;
 use halo2_ecc::fields::fp::FpChip;
 use halo2_ecc::fields::{FieldChip, Selectable};
+
+/// A valid secp256k1 ECDSA input (r, s, h, Q) from fixed secrets (as halo2-ecc's own test
+/// builds one).
+fn ecdsa_input(i: u64) -> (Fq, Fq, Fq, Secp256k1Affine) {
+    let sk = Fq::from(0x5eed_0000 + i).pow_vartime([3u64, 1]);
+    let k = Fq::from(0x0c0f_fee0 + i).pow_vartime([5u64, 2]);
+    let h = Fq::from(0x0ba5_e000 + i).pow_vartime([7u64, 3]);
+    let pk = Secp256k1Affine::from(Secp256k1Affine::generator() * sk);
+    let rp = Secp256k1Affine::from(Secp256k1Affine::generator() * k);
+    let r = biguint_to_fe::<Fq>(&(fe_to_biguint(&rp.x) % modulus::<Fq>()));
+    let s = k.invert().unwrap() * (h + r * sk);
+    (r, s, h, pk)
+}
 
 fn counts(b: &BaseCircuitBuilder<Fr>) -> (usize, usize) {
     let s = b.statistics();
@@ -68,6 +85,41 @@ fn main() {
         }
         bits
     });
+    // ECDSA: `ecdsa_verify_no_pubkey_check` with window 4/4 (variable / fixed base), the way
+    // halo2-ecc's own secp256k1 test calls it: h, r, s loaded with `load_private` (limbs
+    // range-checked), the key with `load_private_unchecked` (no on-curve check). Two lines: the
+    // verification call alone, and per signature including the loads, for B = 1 and 2 (the
+    // second signature's marginal cost).
+    let ecc = EccChip::new(&fp);
+    for i in 0..2u64 {
+        let (r, s, h, pk) = ecdsa_input(i);
+        let before = counts(&builder);
+        let [hh, rr, ss] = [h, r, s].map(|x| fq.load_private(builder.main(0), x));
+        let q = ecc.load_private_unchecked(builder.main(0), (pk.x, pk.y));
+        let mid = counts(&builder);
+        let ok = ecdsa_verify_no_pubkey_check::<Fr, Fp, Fq, Secp256k1Affine>(
+            &ecc,
+            builder.main(0),
+            q,
+            rr,
+            ss,
+            hh,
+            4,
+            4,
+        );
+        assert_eq!(*ok.value(), Fr::ONE, "the input signature must verify");
+        let after = counts(&builder);
+        rows.push((
+            format!("ECDSA #{i}: ecdsa_verify_no_pubkey_check (4/4) call"),
+            after.0 - mid.0,
+            after.1 - mid.1,
+        ));
+        rows.push((
+            format!("ECDSA #{i}: per signature incl. loading h, r, s, Q"),
+            after.0 - before.0,
+            after.1 - before.1,
+        ));
+    }
     println!("halo2-ecc 0.5.5 FpChip<Fr, secp256k1 Fp>, 3 x 88-bit limbs, lookup_bits = {lookup_bits}");
     println!("{:<62} {:>12} {:>12}", "operation", "advice", "lookup");
     for (n, a, l) in rows {

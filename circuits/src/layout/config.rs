@@ -112,6 +112,24 @@ pub enum GateKind {
     IsEqual,
     LessEq,
     Vertical,
+    /// Selection of one of `2^w` witness points by a one-hot indicator (ecc; `w` in the block).
+    EccSelect(u32),
+    /// Selection of one of `2^w` constant points (fixed coefficients) by a one-hot indicator.
+    EccSelectConst(u32),
+    /// `x0 = c` for the proof system's challenge `c` (second and later phases only; the gate is
+    /// added by `CircuitConfig::configure`, which owns the challenge).
+    Challenge,
+}
+
+/// Window sizes for which the ecc selection gates are configured: the configured window
+/// sections `w` with `2 ≤ w ≤ 5` (larger tables would need rotations beyond 70 rows).
+pub fn ecc_select_sizes(params: &LayoutParams) -> Vec<u32> {
+    params
+        .window_bits
+        .iter()
+        .copied()
+        .filter(|w| (2..=5).contains(w))
+        .collect()
 }
 
 /// Fixed coefficient columns addressed by blocks.
@@ -195,6 +213,13 @@ impl GroupConfig {
             GateKind::Vertical,
         ];
         kinds.extend((0..n_moduli).map(GateKind::Mul));
+        for w in ecc_select_sizes(params) {
+            kinds.push(GateKind::EccSelect(w));
+            kinds.push(GateKind::EccSelectConst(w));
+        }
+        if phase >= 1 {
+            kinds.push(GateKind::Challenge);
+        }
         let selectors = kinds.into_iter().map(|k| (k, meta.selector())).collect();
         let cfg = Self {
             phase,

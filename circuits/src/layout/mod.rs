@@ -19,7 +19,7 @@ mod config;
 
 pub use assign::{assign_builder, load_range_table};
 pub use builder::{AssignedValue, Builder, CellRef, LayoutStats};
-pub use config::{FixedCol, GateKind, GroupConfig, LayoutParams, MAIN_COLS};
+pub use config::{ecc_select_sizes, FixedCol, GateKind, GroupConfig, LayoutParams, MAIN_COLS};
 
 /// The native field of the proof system: the BN254 scalar field.
 pub type Native = halo2curves::bn256::Fr;

@@ -115,3 +115,32 @@ pub fn mutation_test<C: Mutable>(k: u32, circuit: &C, samples: usize, seed: u64)
     }
     report
 }
+
+/// A valid ECDSA* witness from fixed secrets (halo2curves arithmetic only; for the circuits
+/// crate's own tests and cell benches, which cannot use the root package's signer):
+/// `Q = d·G`, `R = k·G`, `r = x(R) mod n`, `s = (h + r·d)/k`, with d, k, h drawn from `seed`.
+pub fn ecdsa_witness(seed: u64) -> crate::ecdsa::SignatureWitness {
+    use ff::Field;
+    use group::Curve;
+    use halo2curves::secp256k1::{Fq, Secp256k1};
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    loop {
+        let (d, k, h) = (
+            Fq::random(&mut rng),
+            Fq::random(&mut rng),
+            Fq::random(&mut rng),
+        );
+        let q = (Secp256k1::generator() * d).to_affine();
+        let r_point = (Secp256k1::generator() * k).to_affine();
+        let r: Fq = crate::bigint::big_to_fe(&crate::bigint::fe_to_big(&r_point.x));
+        let Some(k_inv) = Option::<Fq>::from(k.invert()) else {
+            continue;
+        };
+        let s = (h + r * d) * k_inv;
+        if let Ok(w) = crate::ecdsa::SignatureWitness::new(r_point, s, h, q) {
+            if !bool::from(r.is_zero()) {
+                return w;
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! Cells per signature of `BatchEcdsaCircuit` against `NaiveEcdsaCircuit`, by laying the
+//! circuits out (no keys, no proofs; counts from the builders). Run:
+//! `cargo bench -p batch-ecdsa-circuits --bench batch_cells [-- B1,B2,... [w1,w2,...]]`
+//! (defaults: B = 1,2,4,8,16,32,64,128,256 and w = 3,4,5). Lookup bits 17 (k = 18 tables);
+//! the cell counts do not depend on k except through the number of range chunks per limb.
+
+use batch_ecdsa_circuits::ecdsa::batch::{batch_params, BatchEcdsaCircuit};
+use batch_ecdsa_circuits::ecdsa::naive::{NaiveEcdsaCircuit, DEFAULT_WINDOW};
+use batch_ecdsa_circuits::ecdsa::SignatureWitness;
+use batch_ecdsa_circuits::layout::LayoutParams;
+use ff::Field;
+use group::Curve;
+use halo2curves::secp256k1::{Fq, Secp256k1};
+use rand_chacha::rand_core::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+
+/// Valid ECDSA* witnesses (R = k·G, s = (h + r·d)/k), generated here so the bench needs only
+/// the circuits crate. The cell counts do not depend on the values.
+fn witnesses(count: usize) -> Vec<SignatureWitness> {
+    let mut rng = ChaCha20Rng::seed_from_u64(7);
+    (0..count)
+        .map(|_| {
+            let d = Fq::random(&mut rng);
+            let k = Fq::random(&mut rng);
+            let h = Fq::random(&mut rng);
+            let q = (Secp256k1::generator() * d).to_affine();
+            let r_point = (Secp256k1::generator() * k).to_affine();
+            let r = batch_ecdsa_circuits::bigint::big_to_fe::<Fq>(
+                &batch_ecdsa_circuits::bigint::fe_to_big(&r_point.x),
+            );
+            let s = (h + r * d) * k.invert().unwrap_or(Fq::ZERO);
+            SignatureWitness::new(r_point, s, h, q).expect("valid witness")
+        })
+        .collect()
+}
+
+fn parse_list(arg: Option<&String>, default: &[usize]) -> Vec<usize> {
+    arg.map(|a| a.split(',').filter_map(|x| x.parse().ok()).collect())
+        .unwrap_or_else(|| default.to_vec())
+}
+
+/// halo2-ecc 0.5.5 `ecdsa_verify_no_pubkey_check` (window 4/4, k = 18), per signature:
+/// advice + lookup-advice cells, from `/work/shared/HALO2-AXIOM-NOTES.md` and
+/// `benches/halo2-ecc-cells` (its lookup cells are extra copies, so its total is the sum).
+const HALO2_ECC_TOTAL: usize = 520_158 + 79_492;
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let bs = parse_list(args.first(), &[1, 2, 4, 8, 16, 32, 64, 128, 256]);
+    let ws = parse_list(args.get(1), &[3, 4, 5]);
+    let lookup_bits = 17;
+    println!(
+        "lookup bits {lookup_bits}; cells per signature: all advice cells (of which looked up)"
+    );
+    println!(
+        "| B | naive (w=4) | {} | best w | naive / batch | halo2-ecc / batch | rows phase 0 / 1 (best w) |",
+        ws.iter().map(|w| format!("batch w={w}")).collect::<Vec<_>>().join(" | ")
+    );
+    // The naive circuit is B independent copies of one verification: its per-signature count
+    // is constant (measured for B <= 16, reused above).
+    let mut naive_per_sig = (0usize, 0usize);
+    for &b in &bs {
+        let sigs = witnesses(b);
+        if b <= 16 {
+            let naive = NaiveEcdsaCircuit::new(
+                LayoutParams::new(lookup_bits),
+                sigs.clone(),
+                DEFAULT_WINDOW,
+            )
+            .stats();
+            naive_per_sig = (naive.advice_cells / b, naive.lookup_cells / b);
+        }
+        let mut cols = Vec::new();
+        let mut best: Option<(usize, usize, usize, [usize; 2])> = None;
+        for &w in &ws {
+            let c =
+                BatchEcdsaCircuit::new(batch_params(lookup_bits, w as u32), sigs.clone(), w as u32);
+            let [s0, s1] = c.phase_stats();
+            let (adv, lk) = (
+                (s0.advice_cells + s1.advice_cells) / b,
+                (s0.lookup_cells + s1.lookup_cells) / b,
+            );
+            cols.push(format!("{adv} ({lk})"));
+            if !matches!(best, Some(x) if x.1 <= adv) {
+                best = Some((w, adv, lk, [s0.rows, s1.rows]));
+            }
+        }
+        let (bw, badv, _, rows) = best.expect("at least one window");
+        println!(
+            "| {b} | {} ({}) | {} | {bw} | {:.2}x | {:.2}x | {} / {} |",
+            naive_per_sig.0,
+            naive_per_sig.1,
+            cols.join(" | "),
+            naive_per_sig.0 as f64 / badv as f64,
+            HALO2_ECC_TOTAL as f64 / badv as f64,
+            rows[0],
+            rows[1]
+        );
+    }
+}

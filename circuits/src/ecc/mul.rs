@@ -1,0 +1,253 @@
+//! Scalar multiplication: scalar windows, fixed-base multiplication from constant tables,
+//! variable-base windowed multiplication, and the shared-doubling Straus MSM.
+
+use std::sync::OnceLock;
+
+use group::Curve;
+use halo2curves::secp256k1::{Fq, Secp256k1, Secp256k1Affine};
+use halo2curves::CurveExt;
+use num_bigint::BigUint;
+
+use super::point::{AssignedPoint, EccChip};
+use crate::bigint::{big_to_fe, fe_to_big};
+use crate::field::params::{LIMB_BITS, TOP_LIMB_BITS};
+use crate::field::{FieldChip, Reduced};
+use crate::layout::{AssignedValue, Builder};
+
+/// One window of a scalar: `digit ∈ [0, 2^width)` (looked up), worth `digit·2^offset`.
+#[derive(Clone, Debug)]
+pub struct ScalarWindow {
+    pub digit: AssignedValue,
+    pub offset: u32,
+    pub width: u32,
+}
+
+/// The nothing-up-my-sleeve offset points `(A, C)`: `Secp256k1::hash_to_curve` (SvdW, RFC 9380
+/// style) with domain `"batch-ecdsa-circuits/ecc-offset"` of the messages `"A"` and `"C"`.
+/// Nobody knows their discrete logarithms (to G, to each other, or to any input point), which
+/// is what makes a degenerate intermediate addition negligible for honest inputs.
+pub fn offsets() -> (Secp256k1Affine, Secp256k1Affine) {
+    static OFFSETS: OnceLock<(Secp256k1Affine, Secp256k1Affine)> = OnceLock::new();
+    *OFFSETS.get_or_init(|| {
+        let h = Secp256k1::hash_to_curve("batch-ecdsa-circuits/ecc-offset");
+        (h(b"A").to_affine(), h(b"C").to_affine())
+    })
+}
+
+/// The `w`-bit windows of a canonical scalar, least significant first. Each of the three limbs
+/// (88, 88, 80 bits, already range-checked where the scalar was loaded) is decomposed on its own
+/// by range rows of the `w`-bit table section, starting from a copy of the limb: the rows prove
+/// `limb = Σ digit_j·2^(w j)` with every full digit looked up in `[0, 2^w)` and the last, partial
+/// one in `[0, 2^s)` (`s = bits mod w`), no wrap (`< 2^88`). So the digits are the unique base-2^w
+/// digits of each limb, and `Σ digit·2^offset` is the scalar. Works for any `w` with a table
+/// section (`w` need not divide 88). Panics if `w` has none (a construction error).
+pub fn scalar_windows(
+    fq: &FieldChip<Fq>,
+    b: &mut Builder,
+    k: &Reduced<Fq>,
+    w: u32,
+) -> Vec<ScalarWindow> {
+    let tag = fq
+        .range
+        .params
+        .window_tag(w)
+        .unwrap_or_else(|| panic!("no table section for {w}-bit windows"));
+    let bits = [LIMB_BITS, LIMB_BITS, TOP_LIMB_BITS];
+    let mut out = Vec::new();
+    for (i, (limb, nbits)) in k.limbs().iter().zip(bits).enumerate() {
+        let rr = fq
+            .range
+            .range_rows(b, &fe_to_big(&limb.value), nbits, w, tag);
+        b.constrain_equal(limb, &rr.x);
+        for (j, digit) in rr.chunks.into_iter().enumerate() {
+            let offset = LIMB_BITS * i as u32 + w * j as u32;
+            let width = w.min(nbits - w * j as u32);
+            out.push(ScalarWindow {
+                digit,
+                offset,
+                width,
+            });
+        }
+    }
+    out
+}
+
+/// `k·P` natively for a small integer `k` times a power of two (table construction).
+fn mul_big(p: &Secp256k1, k: &BigUint) -> Secp256k1 {
+    *p * big_to_fe::<Fq>(k)
+}
+
+impl EccChip {
+    /// `k·base` for a scalar given as canonical `Fq`, `base` a constant (G). Window
+    /// `w = self.fixed_window`; window `j` (bit offset `o_j`) selects from the constant table
+    /// `T_j[d] = d·2^(o_j)·base + C` (`T_0` also carries the start offset `A`), so no doubling
+    /// is needed: `acc = T_0[d_0] + T_1[d_1] + …` is `k·base + A + m·C`, and the constant
+    /// `−(A + m·C)` is added at the end. Every table is fixed (selected by the one-hot const
+    /// gate), every offset a hashed constant: nothing is chosen by the prover.
+    ///
+    /// Fails (unsatisfiable) only when an intermediate addition degenerates: always for
+    /// `k = 0` (the result would be the identity, which has no affine form), otherwise only if
+    /// `k·base` or a partial sum hits a relation with the hashed `A`, `C` (negligible).
+    pub fn fixed_base_mul(
+        &self,
+        b: &mut Builder,
+        k: &Reduced<Fq>,
+        base: Secp256k1Affine,
+    ) -> AssignedPoint {
+        self.fixed_base_mul_w(b, k, base, self.fixed_window)
+    }
+
+    /// [`Self::fixed_base_mul`] with an explicit window (a configured selection size).
+    pub fn fixed_base_mul_w(
+        &self,
+        b: &mut Builder,
+        k: &Reduced<Fq>,
+        base: Secp256k1Affine,
+        w: u32,
+    ) -> AssignedPoint {
+        let (acc, off) = self.fixed_base_mul_raw(b, k, base, w);
+        self.add_constant(b, &acc, -off)
+    }
+
+    /// The accumulator of [`Self::fixed_base_mul_w`] before the offset is removed, and that
+    /// offset `A + m·C` (`acc = k·base + offset`).
+    pub fn fixed_base_mul_raw(
+        &self,
+        b: &mut Builder,
+        k: &Reduced<Fq>,
+        base: Secp256k1Affine,
+        w: u32,
+    ) -> (AssignedPoint, Secp256k1) {
+        let (a, c) = offsets();
+        let (a, c) = (Secp256k1::from(a), Secp256k1::from(c));
+        let base = Secp256k1::from(base);
+        let wins = scalar_windows(&self.fq, b, k, w);
+        let t = 1usize << w;
+        let mut acc: Option<AssignedPoint> = None;
+        for (j, win) in wins.iter().enumerate() {
+            let start = if j == 0 { a + c } else { c };
+            let step = mul_big(&base, &(BigUint::from(1u8) << win.offset));
+            let mut table = Vec::with_capacity(t);
+            let mut cur = start;
+            for _ in 0..t {
+                table.push(cur.to_affine());
+                cur += step;
+            }
+            let sel = self.select_constant(b, &table, &win.digit);
+            acc = Some(match acc {
+                None => sel,
+                Some(acc) => self.add_strict(b, &acc, &sel),
+            });
+        }
+        let m = Fq::from(wins.len() as u64);
+        let acc = acc.expect("a scalar has at least one window");
+        (acc, a + c * m)
+    }
+
+    /// `P + K` for a constant `K` (strict: proves the x's distinct).
+    pub fn add_constant(&self, b: &mut Builder, p: &AssignedPoint, k: Secp256k1) -> AssignedPoint {
+        let kc = self.constant_point(b, k.to_affine());
+        self.add_strict(b, p, &kc)
+    }
+
+    /// `k·P`, windowed (the MSM below with one point, window `self.fixed_window`).
+    pub fn scalar_mul(&self, b: &mut Builder, p: &AssignedPoint, k: &Reduced<Fq>) -> AssignedPoint {
+        self.msm(
+            b,
+            std::slice::from_ref(p),
+            std::slice::from_ref(k),
+            None,
+            self.fixed_window,
+        )
+    }
+
+    /// `Σ kᵢ·Pᵢ (+ k₀·G when g_scalar is given)` with ONE shared chain of doublings (Straus,
+    /// window `w`). See [`Self::msm_raw`]; the constant offset is removed with one strict
+    /// addition, so the result must not be the identity (then the circuit is unsatisfiable).
+    pub fn msm(
+        &self,
+        b: &mut Builder,
+        points: &[AssignedPoint],
+        scalars: &[Reduced<Fq>],
+        g_scalar: Option<&Reduced<Fq>>,
+        w: u32,
+    ) -> AssignedPoint {
+        let (acc, off) = self.msm_raw(b, points, scalars, g_scalar, w);
+        self.add_constant(b, &acc, -off)
+    }
+
+    /// The Straus accumulator `acc = Σ kᵢ·Pᵢ (+ k₀·G) + offset` and the constant `offset`.
+    /// A caller that expects the sum to be the identity (batch verification) asserts
+    /// `acc = offset` instead of subtracting it.
+    ///
+    /// Each point gets the table `[C + d·Pᵢ]` (`2^w − 1` strict additions), G the constant table
+    /// `[C + d·G]`. All scalars are split into the same windows ([`scalar_windows`]); from the
+    /// top window down: double the accumulator `o_(j+1) − o_j` times (shared by all points),
+    /// then add every point's selected entry. Starting from the constant `A`,
+    /// `acc = 2^(o_top)·A + (Σ_j 2^(o_j))·n_terms·C + Σ kᵢ·Pᵢ`, the offset is that constant.
+    /// The selections are the one-hot gates (an index is the proven window digit), every
+    /// addition proves its x's distinct, and every doubling is of an on-curve point (`y ≠ 0`).
+    pub fn msm_raw(
+        &self,
+        b: &mut Builder,
+        points: &[AssignedPoint],
+        scalars: &[Reduced<Fq>],
+        g_scalar: Option<&Reduced<Fq>>,
+        w: u32,
+    ) -> (AssignedPoint, Secp256k1) {
+        assert_eq!(points.len(), scalars.len(), "one scalar per point");
+        assert!(
+            !points.is_empty() || g_scalar.is_some(),
+            "an MSM needs at least one term"
+        );
+        let (a, c) = offsets();
+        let t = 1usize << w;
+        let tables: Vec<Vec<AssignedPoint>> = points
+            .iter()
+            .map(|p| self.offset_table(b, p, c, t))
+            .collect();
+        let mut wins: Vec<Vec<ScalarWindow>> = scalars
+            .iter()
+            .map(|k| scalar_windows(&self.fq, b, k, w))
+            .collect();
+        let g_table: Vec<Secp256k1Affine> = {
+            let g = Secp256k1::generator();
+            let mut cur = Secp256k1::from(c);
+            (0..t)
+                .map(|_| {
+                    let e = cur.to_affine();
+                    cur += g;
+                    e
+                })
+                .collect()
+        };
+        let g_wins = g_scalar.map(|k| scalar_windows(&self.fq, b, k, w));
+        if let Some(gw) = &g_wins {
+            wins.push(gw.clone());
+        }
+        let offsets_of: Vec<u32> = wins[0].iter().map(|x| x.offset).collect();
+        let m = offsets_of.len();
+        let n_terms = wins.len();
+        let mut acc = self.constant_point(b, a);
+        for j in (0..m).rev() {
+            if j + 1 < m {
+                for _ in 0..(offsets_of[j + 1] - offsets_of[j]) {
+                    acc = self.double(b, &acc);
+                }
+            }
+            for (i, table) in tables.iter().enumerate() {
+                let sel = self.select_from_table(b, table, &wins[i][j].digit);
+                acc = self.add_strict(b, &acc, &sel);
+            }
+            if let Some(gw) = &g_wins {
+                let sel = self.select_constant(b, &g_table, &gw[j].digit);
+                acc = self.add_strict(b, &acc, &sel);
+            }
+        }
+        let s: BigUint = offsets_of.iter().map(|o| BigUint::from(1u8) << *o).sum();
+        let top = BigUint::from(1u8) << offsets_of[m - 1];
+        let off = mul_big(&Secp256k1::from(a), &top)
+            + mul_big(&Secp256k1::from(c), &(s * BigUint::from(n_terms)));
+        (acc, off)
+    }
+}

@@ -1,0 +1,193 @@
+//! Tables of `2^w` points and selection of one entry by a window digit (the one-hot gates of
+//! `gates.rs`).
+
+use ff::Field;
+use halo2curves::secp256k1::{Fp, Secp256k1Affine};
+use num_bigint::BigUint;
+
+use super::gates::{select_height, CONST_LIMB_COLS};
+use super::point::{AssignedPoint, EccChip};
+use crate::bigint::{fe_to_big, native};
+use crate::field::params::{to_limbs, NUM_LIMBS};
+use crate::field::{CrtInt, FieldValue, Reduced};
+use crate::layout::{AssignedValue, Builder, GateKind, Native};
+
+/// The honest one-hot indicator of digit `d` among `t` entries (all zero if `d ≥ t`, which the
+/// gate then rejects).
+fn indicator(d: &AssignedValue, t: usize) -> Vec<Native> {
+    let dv = fe_to_big(&d.value);
+    (0..t)
+        .map(|i| {
+            if dv == BigUint::from(i) {
+                Native::ONE
+            } else {
+                Native::ZERO
+            }
+        })
+        .collect()
+}
+
+fn window_of(t: usize) -> u32 {
+    assert!(
+        t.is_power_of_two() && t >= 4,
+        "tables hold 2^w entries, w ≥ 2"
+    );
+    t.trailing_zeros()
+}
+
+impl EccChip {
+    /// The table `[C, C + P, C + 2P, …, C + (t−1)·P]` for the constant offset point `C`:
+    /// `t − 1` strict additions `T[d] = T[d−1] + P` (each proves its x's distinct; they are
+    /// unless `C` is a small multiple of `±P`, which needs a discrete logarithm of the hashed
+    /// `C`). Every entry is a proven on-curve point.
+    pub fn offset_table(
+        &self,
+        b: &mut Builder,
+        p: &AssignedPoint,
+        c: Secp256k1Affine,
+        t: usize,
+    ) -> Vec<AssignedPoint> {
+        let mut out = vec![self.constant_point(b, c)];
+        for d in 1..t {
+            let next = self.add_strict(b, &out[d - 1], p);
+            out.push(next);
+        }
+        out
+    }
+
+    /// `table[d]` for a digit cell `d` (in `[0, 2^w)` where it was made, e.g. a scalar window),
+    /// `table.len() = 2^w` with `2 ≤ w ≤ 5` configured. One block of the `EccSelect(w)` gate:
+    /// one-hot indicator (booleans, `Σ = 1`, `Σ i·e_i = d`; an all-zero indicator fails), and
+    /// the six output limbs are `Σ e_i·(limb of entry i)` over copies of the entries' limbs,
+    /// i.e. exactly the limbs of `table[d]`: canonical and on the curve since every entry is.
+    /// Cost `7·2^w + 7` cells.
+    pub fn select_from_table(
+        &self,
+        b: &mut Builder,
+        table: &[AssignedPoint],
+        d: &AssignedValue,
+    ) -> AssignedPoint {
+        let e = indicator(d, table.len());
+        self.select_from_table_with_indicator(b, table, d, &e)
+    }
+
+    /// [`Self::select_from_table`] with a caller-chosen indicator witness (soundness tests).
+    #[doc(hidden)]
+    pub fn select_from_table_with_indicator(
+        &self,
+        b: &mut Builder,
+        table: &[AssignedPoint],
+        d: &AssignedValue,
+        e: &[Native],
+    ) -> AssignedPoint {
+        let t = table.len();
+        let w = window_of(t);
+        let first = b.new_rows(select_height(t) as u32);
+        b.enable(GateKind::EccSelect(w), first);
+        let mut out = [Native::ZERO; 6];
+        for (i, (pt, ei)) in table.iter().zip(e.iter()).enumerate() {
+            let r = first + i as u32;
+            b.assign(r, 0, *ei);
+            for l in 0..NUM_LIMBS {
+                let xl = b.copy_of(&pt.x.limbs()[l], r, 1 + l);
+                let yl = b.copy_of(&pt.y.limbs()[l], r + t as u32, 1 + l);
+                out[l] += *ei * xl.value;
+                out[3 + l] += *ei * yl.value;
+            }
+        }
+        let cells: Vec<AssignedValue> = (0..6)
+            .map(|l| b.assign(first + (t + l) as u32, 0, out[l]))
+            .collect();
+        b.copy_of(d, first + (t + 6) as u32, 0);
+        let max = |f: &dyn Fn(&AssignedPoint) -> &Reduced<Fp>, l: usize| {
+            table
+                .iter()
+                .map(|pt| f(pt).crt().max_limbs[l].clone())
+                .max()
+                .unwrap_or_default()
+        };
+        let xm = [0, 1, 2].map(|l| max(&|pt| &pt.x, l));
+        let ym = [0, 1, 2].map(|l| max(&|pt| &pt.y, l));
+        point_from_cells(&cells, xm, ym)
+    }
+
+    /// `table[d]` for a table of constant points: one block of the `EccSelectConst(w)` gate,
+    /// the constants' limbs in fixed columns (no copies). Same one-hot argument as
+    /// [`Self::select_from_table`]; the output is exactly the limbs of the constant `table[d]`,
+    /// each checked on the curve here. Cost `2^w + 7` cells.
+    pub fn select_constant(
+        &self,
+        b: &mut Builder,
+        table: &[Secp256k1Affine],
+        d: &AssignedValue,
+    ) -> AssignedPoint {
+        let e = indicator(d, table.len());
+        self.select_constant_with_indicator(b, table, d, &e)
+    }
+
+    /// [`Self::select_constant`] with a caller-chosen indicator witness (soundness tests).
+    #[doc(hidden)]
+    pub fn select_constant_with_indicator(
+        &self,
+        b: &mut Builder,
+        table: &[Secp256k1Affine],
+        d: &AssignedValue,
+        e: &[Native],
+    ) -> AssignedPoint {
+        let t = table.len();
+        let w = window_of(t);
+        let first = b.new_rows(t as u32);
+        b.enable(GateKind::EccSelectConst(w), first);
+        let mut out = [Native::ZERO; 6];
+        let mut xm: [BigUint; 3] = Default::default();
+        let mut ym: [BigUint; 3] = Default::default();
+        for (i, pt) in table.iter().enumerate() {
+            assert!(
+                pt.y.square() == pt.x.square() * pt.x + Fp::from(7),
+                "constant table entries must be on the curve"
+            );
+            let r = first + i as u32;
+            let ei = e.get(i).copied().unwrap_or(Native::ZERO);
+            b.assign(r, 0, ei);
+            let limbs: Vec<BigUint> = to_limbs(&fe_to_big(&pt.x))
+                .into_iter()
+                .chain(to_limbs(&fe_to_big(&pt.y)))
+                .collect();
+            for (l, v) in limbs.iter().enumerate() {
+                b.set_fixed(CONST_LIMB_COLS[l], r, native(v));
+                out[l] += ei * native(v);
+                let m = if l < 3 { &mut xm[l] } else { &mut ym[l - 3] };
+                if v > m {
+                    *m = v.clone();
+                }
+            }
+        }
+        let cells: Vec<AssignedValue> = (0..6)
+            .map(|l| b.assign(first + (l / 3) as u32, 1 + l % 3, out[l]))
+            .collect();
+        b.copy_of(d, first + 2, 1);
+        point_from_cells(&cells, xm, ym)
+    }
+}
+
+/// Wraps six selected limb cells (x0..x2, y0..y2) as a point; the integer values are read
+/// back from the limb cells (honest witness only).
+fn point_from_cells(
+    cells: &[AssignedValue],
+    xm: [BigUint; NUM_LIMBS],
+    ym: [BigUint; NUM_LIMBS],
+) -> AssignedPoint {
+    let mk = |c: &[AssignedValue], m: [BigUint; NUM_LIMBS]| -> Reduced<Fp> {
+        let limbs = [c[0], c[1], c[2]];
+        let vals = limbs.map(|v| fe_to_big(&v.value));
+        Reduced::wrap(CrtInt {
+            limbs,
+            value: crate::field::params::from_limbs(&vals),
+            max_limbs: m,
+        })
+    };
+    AssignedPoint {
+        x: mk(&cells[0..3], xm),
+        y: mk(&cells[3..6], ym),
+    }
+}

@@ -1,0 +1,447 @@
+//! `BatchEcdsaCircuit`: B ECDSA* signatures proven valid by ONE random linear combination,
+//!
+//! ```text
+//!   Σᵢ tⁱ·Rᵢ + Σᵢ tⁱ·(−vᵢ)·Qᵢ + (Σᵢ tⁱ·(−uᵢ))·G = O,   uᵢ = hᵢ/sᵢ, vᵢ = rᵢ/sᵢ, rᵢ = x(Rᵢ) mod n,
+//! ```
+//!
+//! with `t` the proof system's challenge drawn after every `Rᵢ`, `sᵢ`, `hᵢ`, `Qᵢ` is committed.
+//! Same public inputs (per signature `h`, `Q`: [`super::instance`]) and witness
+//! ([`SignatureWitness`]) as [`super::NaiveEcdsaCircuit`].
+//!
+//! **Phase 0** (first-phase advice, committed before `t` exists), per signature i:
+//! `Qᵢ`, `Rᵢ` loaded canonical and on the curve (affine: never the identity); `hᵢ` canonical;
+//! `1 ≤ sᵢ < n`; `rᵢ = x(Rᵢ) mod n ≠ 0` with `x ∈ [n, p)` handled; `−uᵢ = −hᵢ/sᵢ` and
+//! `−vᵢ = −rᵢ/sᵢ` (witness `q` canonical, `q·sᵢ ≡ −num`, `sᵢ ≠ 0` proven so `q` is unique); and
+//! the Straus tables `[C + d·Rᵢ]`, `[C + d·Qᵢ]` (`d < 2^w`, they depend only on the points).
+//! The limbs of `hᵢ`, `x(Qᵢ)`, `y(Qᵢ)` are copy-constrained to the instance column.
+//!
+//! **Phase 1** (after `t`): `t` bound to the challenge ([`super::challenge`]), its powers, the
+//! coefficients `tⁱ·(−vᵢ)` and `Σ tⁱ·(−uᵢ)` (Fq chip, canonical), their `w`-bit windows, and ONE
+//! Straus MSM over the 2B points with one shared chain of doublings plus the G term from a
+//! constant table (see [`straus_with_tables`]). The accumulator starts at the hashed constant
+//! `A` and every table entry carries the hashed constant `C`, so the MSM equals
+//! `Σ + offset` for a constant `offset` fixed when the circuit is built; the circuit asserts
+//! `acc = offset` (canonical limbs, copy constraints), i.e. `Σ = O`.
+//!
+//! **Soundness.** Write `Eᵢ = Rᵢ − uᵢ·G − vᵢ·Qᵢ = eᵢ·G` (the group is cyclic of prime order n).
+//! Signature i is valid (ECDSA*, see [`super`]) iff `Eᵢ = O` given the phase-0 checks. The
+//! circuit proves `Σ Tⁱ·eᵢ ≡ 0 (mod n)` for the integer `T` of the challenge (every point
+//! operation is exact: strict additions prove `x₁ ≠ x₂`, doublings act on on-curve points,
+//! selections are one-hot; see [`crate::ecc`]). If some `eⱼ ≠ 0`, `P(X) = Σ eᵢ·Xⁱ` is a non-zero
+//! polynomial over `Z_n` of degree `≤ B − 1`, with at most `B − 1` roots. Everything the
+//! prover chooses (`Rᵢ` both coordinates, `sᵢ`, the tables, `±uᵢ`, `±vᵢ`; `hᵢ`, `Qᵢ` are public
+//! inputs, which the transcript absorbs first) lies in phase-0 advice or the instance, which the
+//! transcript absorbs (as binding KZG commitments) before it squeezes the challenge `c`; so the
+//! `eᵢ` are fixed before `c` is drawn. `c` is a Blake2b (random-oracle) output reduced into Fr,
+//! the cell holding it is pinned by the `Challenge` gate, and `T ≡ c (mod r)` with at most 6
+//! choices of `T` ([`super::challenge`]): one attempt passes with probability
+//! `≤ 6·(B − 1)/r ≈ 2^-251·(B − 1)`; a prover who grinds q transcripts (re-committing phase 0)
+//! succeeds with probability `≤ q·6·(B − 1)/r`. A t known before the `Rᵢ`, `sᵢ` are fixed
+//! would be fatal: one own signature can absorb any victim's error (the "known-t forgery",
+//! PEERS §3), which is why t is never computed from the public inputs.
+//!
+//! **Completeness limits** (never soundness): as in the naive circuit, an intermediate
+//! addition meeting a hashed offset point, or `uᵢ = 0`, makes an honest batch unprovable with
+//! negligible probability. Free cells: as in the naive circuit (none for a valid batch).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use ff::Field;
+use group::Curve;
+use halo2_proofs::circuit::{Layouter, SimpleFloorPlanner};
+use halo2_proofs::plonk::{Circuit, Column, ConstraintSystem, Error, Instance};
+use halo2curves::secp256k1::{Fp, Fq, Secp256k1, Secp256k1Affine};
+use num_bigint::BigUint;
+
+use super::challenge::{load_challenge_scalar, powers};
+use super::scalar::{self, NonZeroScalar};
+use super::witness::SignatureWitness;
+use crate::bigint::big_to_fe;
+use crate::config::CircuitConfig;
+use crate::ecc::{offsets, scalar_windows, AssignedPoint, EccChip, ScalarWindow};
+use crate::field::{FieldChip, FieldValue, Reduced};
+use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
+use crate::range::RangeChip;
+use crate::test_utils::Mutable;
+
+/// Default Straus window: measured best for every B from 1 to 256 (see `circuits/CELLS.md`,
+/// `cargo bench -p batch-ecdsa-circuits --bench batch_cells`).
+pub const DEFAULT_BATCH_WINDOW: u32 = 4;
+
+/// The Straus window for a batch of `b` signatures. Per signature the MSM costs two tables of
+/// `2^w − 1` additions plus `2·⌈256/w⌉` (selection + addition); the shared part is the
+/// doublings and the G term. Measured (cells per signature, lookup bits 17): w = 4 is the
+/// cheapest at every B in 1..=256 (w = 3 costs ~8 % more per signature asymptotically, w = 5
+/// ~16 % more), so this returns 4 for every B; it exists so that callers do not hard-code it.
+pub fn choose_window(_b: usize) -> u32 {
+    DEFAULT_BATCH_WINDOW
+}
+
+/// Layout parameters of the batch circuit: two phases, lookup bits `lookup_bits`, selection
+/// gates for window `w` (plus the 1- and 4-bit sections every circuit has).
+pub fn batch_params(lookup_bits: u32, w: u32) -> LayoutParams {
+    let mut p = LayoutParams::new(lookup_bits);
+    if !p.window_bits.contains(&w) {
+        p.window_bits.push(w);
+    }
+    p.phases = 2;
+    p
+}
+
+/// Columns: the shared chip configuration (two column groups and the challenge) plus one
+/// instance column.
+#[derive(Clone, Debug)]
+pub struct BatchConfig {
+    pub base: CircuitConfig,
+    pub instance: Column<Instance>,
+}
+
+/// The batch circuit (see the module doc).
+#[derive(Clone, Debug)]
+pub struct BatchEcdsaCircuit {
+    pub params: LayoutParams,
+    pub signatures: Vec<SignatureWitness>,
+    /// Straus window w (a configured selection size, 2..=5).
+    pub window: u32,
+    tamper: Option<(usize, Native)>,
+    /// The last challenge value synthesis saw (tests compare it with a forger's guess).
+    probe: Arc<Mutex<Option<Native>>>,
+}
+
+/// What phase 0 leaves for phase 1, per signature.
+struct SigPhase0 {
+    r_table: Vec<AssignedPoint>,
+    q_table: Vec<AssignedPoint>,
+    neg_u: Reduced<Fq>,
+    neg_v: Reduced<Fq>,
+}
+
+/// `−num/den mod n`, canonical: witness `q`, then `assert_mul_eq(q, den, −num)` (the lazy
+/// negation `D − num ≡ −num`). `den ≢ 0` (its type) and n prime make `q ≡ −num·den⁻¹` the only
+/// solution, `q < n` the only canonical one.
+fn neg_div(
+    fq: &FieldChip<Fq>,
+    b: &mut Builder,
+    num: &Reduced<Fq>,
+    den: &NonZeroScalar,
+) -> Reduced<Fq> {
+    let inv: Fq = Option::from(den.value().fe().invert()).unwrap_or(Fq::ZERO);
+    let q = fq.load_reduced(b, -(num.fe() * inv));
+    let nn = fq.neg(b, num);
+    fq.assert_mul_eq(b, &q, den.value(), &nn);
+    q
+}
+
+/// Phase 0 of one signature (see the module doc); returns what phase 1 needs and the 9
+/// public cells in instance order. Never panics on witness values.
+fn phase0_signature(
+    ecc: &EccChip,
+    b: &mut Builder,
+    w: &SignatureWitness,
+    window: u32,
+) -> (SigPhase0, Vec<AssignedValue>) {
+    let fq = &ecc.fq;
+    let q = ecc.load_point_xy(b, &w.q.0, &w.q.1);
+    let r_point = ecc.load_point_xy(b, &w.r_point.0, &w.r_point.1);
+    // `SignatureWitness` guarantees h, s < 2^256, so these loads cannot fail; the fallback
+    // (load n, which is not canonical) keeps the builder panic-free regardless.
+    let n = crate::bigint::modulus::<Fq>();
+    let h = scalar::load_canonical_scalar(fq, b, &w.h)
+        .unwrap_or_else(|_| scalar::load_canonical_scalar(fq, b, &n).expect("n < 2^256"));
+    let s = scalar::load_signature_scalar(fq, b, &w.s)
+        .unwrap_or_else(|_| scalar::load_signature_scalar(fq, b, &n).expect("n < 2^256"));
+    let r = scalar::x_mod_n(fq, b, &r_point.x);
+    let neg_u = neg_div(fq, b, &h, &s);
+    let neg_v = neg_div(fq, b, r.value(), &s);
+    let (_, c) = offsets();
+    let t = 1usize << window;
+    let r_table = ecc.offset_table(b, &r_point, c, t);
+    let q_table = ecc.offset_table(b, &q, c, t);
+    let mut public = Vec::with_capacity(9);
+    public.extend_from_slice(h.limbs());
+    public.extend_from_slice(q.x.limbs());
+    public.extend_from_slice(q.y.limbs());
+    (
+        SigPhase0 {
+            r_table,
+            q_table,
+            neg_u,
+            neg_v,
+        },
+        public,
+    )
+}
+
+/// `k·P` natively for an integer k.
+fn mul_big(p: Secp256k1Affine, k: &BigUint) -> Secp256k1 {
+    Secp256k1::from(p) * big_to_fe::<Fq>(k)
+}
+
+/// Straus over pre-built offset tables: `Σⱼ kⱼ·Pⱼ + k_G·G + offset`, and `offset`.
+///
+/// `tables[j] = [C + d·Pⱼ]` (from [`EccChip::offset_table`]), `wins[j]` the windows of `kⱼ`
+/// ([`scalar_windows`], same `w` for all), `g_wins` those of `k_G`. From the top window down:
+/// double the accumulator `o_(m+1) − o_m` times (ONE chain shared by every term), then add each
+/// term's selected entry and the G entry from the constant table `[C + d·G]`. Starting at the
+/// hashed `A`: `acc = 2^(o_top)·A + (Σ_m 2^(o_m))·(terms)·C + Σ kⱼ·Pⱼ + k_G·G`. Each addition is
+/// strict (proves `x₁ ≠ x₂`), each selection one-hot: the result is exact or the circuit is
+/// unsatisfiable. Panics if no term is given or the windows differ in shape (construction
+/// errors).
+pub fn straus_with_tables(
+    ecc: &EccChip,
+    b: &mut Builder,
+    tables: &[&[AssignedPoint]],
+    wins: &[Vec<ScalarWindow>],
+    g_wins: &[ScalarWindow],
+    w: u32,
+) -> (AssignedPoint, Secp256k1) {
+    assert_eq!(tables.len(), wins.len(), "one scalar per table");
+    let (a, c) = offsets();
+    let t = 1usize << w;
+    let g = Secp256k1::generator();
+    let mut cur = Secp256k1::from(c);
+    let g_table: Vec<Secp256k1Affine> = (0..t)
+        .map(|_| {
+            let e = cur.to_affine();
+            cur += g;
+            e
+        })
+        .collect();
+    let offs: Vec<u32> = g_wins.iter().map(|x| x.offset).collect();
+    let m = offs.len();
+    assert!(wins.iter().all(|wv| wv.len() == m), "same windows for all");
+    let mut acc = ecc.constant_point(b, a);
+    for j in (0..m).rev() {
+        if j + 1 < m {
+            for _ in 0..(offs[j + 1] - offs[j]) {
+                acc = ecc.double(b, &acc);
+            }
+        }
+        for (table, wv) in tables.iter().zip(wins) {
+            let sel = ecc.select_from_table(b, table, &wv[j].digit);
+            acc = ecc.add_strict(b, &acc, &sel);
+        }
+        let sel = ecc.select_constant(b, &g_table, &g_wins[j].digit);
+        acc = ecc.add_strict(b, &acc, &sel);
+    }
+    let s: BigUint = offs.iter().map(|o| BigUint::from(1u8) << *o).sum();
+    let top = BigUint::from(1u8) << offs[m - 1];
+    let terms = BigUint::from(tables.len() + 1);
+    let off = mul_big(a, &top) + mul_big(c, &(s * terms));
+    (acc, off)
+}
+
+impl BatchEcdsaCircuit {
+    pub fn new(params: LayoutParams, signatures: Vec<SignatureWitness>, window: u32) -> Self {
+        Self {
+            params,
+            signatures,
+            window,
+            tamper: None,
+            probe: Arc::new(Mutex::new(None)),
+        }
+    }
+
+    /// The circuit at the smallest k its layout fits (lookup bits `k − 1`). Returns it and k.
+    pub fn fitted(signatures: Vec<SignatureWitness>, window: u32) -> (Self, u32) {
+        let mut k = 11;
+        loop {
+            let params = batch_params(k - 1, window);
+            let c = Self::new(params.clone(), signatures.clone(), window);
+            let rows = c.phase_stats().iter().map(|s| s.rows).max().unwrap_or(0);
+            if params.min_k(rows) <= k {
+                return (c, k);
+            }
+            k += 1;
+        }
+    }
+
+    /// The chips of this circuit's parameters.
+    pub fn chip(&self) -> EccChip {
+        let range = RangeChip::new(self.params.clone());
+        let fp: FieldChip<Fp> = FieldChip::new(range.clone(), 0);
+        let fq: FieldChip<Fq> = FieldChip::new(range, 1);
+        EccChip::new(fp, fq)
+    }
+
+    /// Phase 0: the builder, per-signature results and the public cells in instance order.
+    fn build_phase0(&self, ecc: &EccChip) -> (Builder, Vec<SigPhase0>, Vec<AssignedValue>) {
+        let mut b = Builder::new(0, self.params.clone());
+        b.set_tamper(self.tamper);
+        let mut sigs = Vec::with_capacity(self.signatures.len());
+        let mut public = Vec::with_capacity(9 * self.signatures.len());
+        for w in &self.signatures {
+            let (s, p) = phase0_signature(ecc, &mut b, w, self.window);
+            sigs.push(s);
+            public.extend(p);
+        }
+        (b, sigs, public)
+    }
+
+    /// Phase 1 for challenge value `c`; `tamper_offset` = number of phase-0 cells (mutation
+    /// indices run over phase 0, then phase 1).
+    fn build_phase1(
+        &self,
+        ecc: &EccChip,
+        sigs: &[SigPhase0],
+        c: Native,
+        tamper_offset: usize,
+    ) -> Builder {
+        let fq = &ecc.fq;
+        let mut b = Builder::new(1, self.params.clone());
+        b.set_tamper(
+            self.tamper
+                .and_then(|(i, d)| i.checked_sub(tamper_offset).map(|j| (j, d))),
+        );
+        if sigs.is_empty() {
+            return b;
+        }
+        let ch = load_challenge_scalar(fq, &mut b, c);
+        let pw = powers(fq, &mut b, &ch.t, sigs.len());
+        let mut g_scalar = sigs[0].neg_u.clone();
+        let mut q_scalars = vec![sigs[0].neg_v.clone()];
+        for (i, s) in sigs.iter().enumerate().skip(1) {
+            let cv = fq.mul(&mut b, &pw[i], &s.neg_v);
+            q_scalars.push(fq.assert_canonical(&mut b, &cv));
+            let cu = fq.mul(&mut b, &pw[i], &s.neg_u);
+            let sum = fq.add(&mut b, &g_scalar, &cu);
+            g_scalar = fq.reduce(&mut b, &sum);
+        }
+        let w = self.window;
+        let mut tables: Vec<&[AssignedPoint]> = Vec::with_capacity(2 * sigs.len());
+        let mut wins = Vec::with_capacity(2 * sigs.len());
+        for (i, s) in sigs.iter().enumerate() {
+            tables.push(&s.r_table);
+            wins.push(scalar_windows(fq, &mut b, &pw[i], w));
+            tables.push(&s.q_table);
+            wins.push(scalar_windows(fq, &mut b, &q_scalars[i], w));
+        }
+        let g_wins = scalar_windows(fq, &mut b, &g_scalar, w);
+        let (acc, off) = straus_with_tables(ecc, &mut b, &tables, &wins, &g_wins, w);
+        let expect = ecc.constant_point(&mut b, off.to_affine());
+        ecc.assert_equal(&mut b, &acc, &expect);
+        b
+    }
+
+    /// Both builders for challenge `c` and the public cells.
+    pub fn build(&self, c: Native) -> (Builder, Builder, Vec<AssignedValue>) {
+        let ecc = self.chip();
+        let (b0, sigs, public) = self.build_phase0(&ecc);
+        let n0 = b0.advice_cells().len();
+        let b1 = self.build_phase1(&ecc, &sigs, c, n0);
+        (b0, b1, public)
+    }
+
+    /// Cell counts of each phase (no keys, no proof; the layout does not depend on t).
+    pub fn phase_stats(&self) -> [LayoutStats; 2] {
+        let (b0, b1, _) = self.build(Native::ONE);
+        [b0.stats(), b1.stats()]
+    }
+
+    /// Total cell counts over both phases (rows: the taller phase).
+    pub fn stats(&self) -> LayoutStats {
+        let [s0, s1] = self.phase_stats();
+        LayoutStats {
+            advice_cells: s0.advice_cells + s1.advice_cells,
+            lookup_cells: s0.lookup_cells + s1.lookup_cells,
+            rows: s0.rows.max(s1.rows),
+            copies: s0.copies + s1.copies,
+        }
+    }
+
+    /// The instance column for these signatures.
+    pub fn instance(&self) -> Vec<Native> {
+        self.signatures.iter().flat_map(|w| w.instance()).collect()
+    }
+
+    /// The challenge value the last synthesis read (None before any, or when it was unknown,
+    /// e.g. at keygen). For tests: MockProver's challenge is a fixed hash chain, a real
+    /// prover's comes from the transcript.
+    pub fn last_challenge(&self) -> Option<Native> {
+        self.probe.lock().ok().and_then(|g| *g)
+    }
+}
+
+impl Circuit<Native> for BatchEcdsaCircuit {
+    type Config = BatchConfig;
+    type FloorPlanner = SimpleFloorPlanner;
+    type Params = LayoutParams;
+
+    /// The layout does not depend on the witness values (keygen reads only fixed columns and
+    /// selectors), so the key is generated from the circuit itself.
+    fn without_witnesses(&self) -> Self {
+        self.clone()
+    }
+
+    fn params(&self) -> LayoutParams {
+        self.params.clone()
+    }
+
+    fn configure_with_params(
+        meta: &mut ConstraintSystem<Native>,
+        params: LayoutParams,
+    ) -> BatchConfig {
+        let base = CircuitConfig::configure_secp256k1(meta, params);
+        let instance = meta.instance_column();
+        meta.enable_equality(instance);
+        BatchConfig { base, instance }
+    }
+
+    fn configure(meta: &mut ConstraintSystem<Native>) -> BatchConfig {
+        Self::configure_with_params(meta, batch_params(17, DEFAULT_BATCH_WINDOW))
+    }
+
+    fn synthesize(
+        &self,
+        config: BatchConfig,
+        mut layouter: impl Layouter<Native>,
+    ) -> Result<(), Error> {
+        let challenge = config.base.challenge.ok_or(Error::Synthesis)?;
+        config.base.load_table(&mut layouter)?;
+        let ecc = self.chip();
+        let (b0, sigs, public) = self.build_phase0(&ecc);
+        let mut cells = HashMap::new();
+        config.base.assign_phase(&mut layouter, &b0, &mut cells)?;
+        for (row, v) in public.iter().enumerate() {
+            let cell = cells.get(&v.cell).ok_or(Error::Synthesis)?;
+            layouter.constrain_instance(*cell, config.instance, row);
+        }
+        layouter.next_phase();
+        // Unknown at keygen (and in the first pass of a real prover): any value lays out the
+        // same cells; the phase-1 advice is only used once the challenge is known.
+        let mut c: Option<Native> = None;
+        layouter.get_challenge(challenge).map(|v| c = Some(v));
+        if let Ok(mut g) = self.probe.lock() {
+            *g = c;
+        }
+        let b1 = self.build_phase1(
+            &ecc,
+            &sigs,
+            c.unwrap_or(Native::ONE),
+            b0.advice_cells().len(),
+        );
+        config.base.assign_phase(&mut layouter, &b1, &mut cells)
+    }
+}
+
+impl Mutable for BatchEcdsaCircuit {
+    /// Cells of phase 0 then phase 1 (built with the last seen challenge, else 1; which cells
+    /// are free does not depend on t for a valid batch).
+    fn mutable_cells(&self) -> (Vec<usize>, usize) {
+        let (b0, b1, _) = self.build(self.last_challenge().unwrap_or(Native::ONE));
+        let n0 = b0.advice_cells().len();
+        let mut all = b0.constrained_cell_indices();
+        all.extend(b1.constrained_cell_indices().into_iter().map(|i| i + n0));
+        let free = n0 + b1.advice_cells().len() - all.len();
+        (all, free)
+    }
+    fn tampered(&self, index: usize, delta: Native) -> Self {
+        let mut c = self.clone();
+        c.tamper = Some((index, delta));
+        c
+    }
+    fn instances(&self) -> Vec<Vec<Native>> {
+        vec![self.instance()]
+    }
+}

@@ -1,0 +1,27 @@
+//! ECDSA verification circuits over the field and curve chips.
+//!
+//! * [`scalar`]: the scalar side: `1 ≤ s < n`, `u = h/s`, `v = r/s` with a divisor proven
+//!   non-zero, and `r = x(R) mod n ≠ 0` bound to the canonical `x(R)` (with `x ∈ [n, p)`).
+//! * [`instance`]: the public inputs (per signature `h` and `Q`, 9 limb cells).
+//! * [`witness`]: the per-signature witness (R, s private; h, Q public).
+//! * [`naive`]: one verification per signature; [`batch`]: one random linear combination of
+//!   all of them with the challenge `t` of [`challenge`].
+//!
+//! The statement, per signature i (ECDSA*, SEC 1 §4.1.4 with the nonce point R given):
+//! `Qᵢ`, `Rᵢ` on the curve (affine, so never the identity), `1 ≤ sᵢ < n`,
+//! `rᵢ = x(Rᵢ) mod n ≠ 0`, and `Rᵢ = uᵢ·G + vᵢ·Qᵢ` with `uᵢ = hᵢ/sᵢ`, `vᵢ = rᵢ/sᵢ` (mod n).
+//! This is exactly ECDSA validity of `(rᵢ, sᵢ)` on `hᵢ` under `Qᵢ`: ECDSA accepts iff the point
+//! `u·G + v·Q` is not the identity and its x mod n equals r, and that point is the R proven here.
+
+pub mod batch;
+pub mod challenge;
+pub mod instance;
+pub mod naive;
+pub mod scalar;
+pub mod witness;
+
+pub use batch::{BatchConfig, BatchEcdsaCircuit};
+pub use instance::{batch_instance, signature_instance, INSTANCE_CELLS_PER_SIGNATURE};
+pub use naive::{NaiveConfig, NaiveEcdsaCircuit};
+pub use scalar::NonZeroScalar;
+pub use witness::{SignatureWitness, WitnessError};

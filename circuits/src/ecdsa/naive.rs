@@ -1,0 +1,225 @@
+//! `NaiveEcdsaCircuit`: B independent ECDSA* verifications in one circuit, the baseline every
+//! batch figure is compared with.
+//!
+//! Per signature i (see the module doc of [`crate::ecdsa`] for why this is ECDSA validity):
+//!
+//! 1. `Qᵢ` and `Rᵢ` loaded with canonical coordinates and proven on the curve
+//!    ([`EccChip::load_point_xy`]); affine, so neither is the identity.
+//! 2. `hᵢ` loaded and proven canonical (`< n`); `sᵢ` proven in `[1, n)`
+//!    ([`scalar::load_signature_scalar`]).
+//! 3. `rᵢ = x(Rᵢ) mod n`, proven non-zero, with `x ∈ [n, p)` handled ([`scalar::x_mod_n`]).
+//! 4. `uᵢ = hᵢ/sᵢ`, `vᵢ = rᵢ/sᵢ` with the divisor proven non-zero ([`scalar::div`]).
+//! 5. `P = uᵢ·G + vᵢ·Qᵢ` by the curve chip's Straus MSM with one point plus the fixed-base G
+//!    term ([`EccChip::msm`]), and `P = Rᵢ` (coordinate-wise copy constraints).
+//! 6. The limbs of `hᵢ`, `x(Qᵢ)`, `y(Qᵢ)` are copy-constrained to the instance column
+//!    ([`super::instance`]).
+//!
+//! **Completeness limits** (never soundness): the MSM's strict additions fail when an
+//! intermediate sum meets a hashed offset point (negligible for honest inputs), and
+//! `uᵢ = 0` (a hash `≡ 0 mod n`) has no representable `uᵢ·G`, so such a signature cannot be
+//! proven (SHA-256 or Keccak output `≡ 0 mod n` is not known to exist).
+//!
+//! **Free cells**: the inverse witness of an `is_zero`/`is_equal` block whose input is zero
+//! (marked by the field chip; none occur for a valid batch here since every tested value is
+//! non-zero or unequal).
+
+use std::collections::HashMap;
+
+use halo2_proofs::circuit::{Layouter, SimpleFloorPlanner};
+use halo2_proofs::plonk::{Circuit, Column, ConstraintSystem, Error, Instance};
+use halo2curves::secp256k1::{Fp, Fq};
+
+use super::scalar;
+use super::witness::SignatureWitness;
+use crate::config::CircuitConfig;
+use crate::ecc::EccChip;
+use crate::field::FieldChip;
+use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
+use crate::range::RangeChip;
+use crate::test_utils::Mutable;
+
+/// Default window of the variable-base part of the MSM.
+pub const DEFAULT_WINDOW: u32 = 4;
+
+/// Columns of the naive circuit: the shared chip configuration plus one instance column.
+#[derive(Clone, Debug)]
+pub struct NaiveConfig {
+    pub base: CircuitConfig,
+    pub instance: Column<Instance>,
+}
+
+impl NaiveConfig {
+    pub fn configure(meta: &mut ConstraintSystem<Native>, params: LayoutParams) -> Self {
+        let base = CircuitConfig::configure_secp256k1(meta, params);
+        let instance = meta.instance_column();
+        meta.enable_equality(instance);
+        Self { base, instance }
+    }
+}
+
+/// B independent ECDSA* verifications (see the module doc).
+#[derive(Clone, Debug)]
+pub struct NaiveEcdsaCircuit {
+    pub params: LayoutParams,
+    pub signatures: Vec<SignatureWitness>,
+    /// Window of the MSM.
+    pub window: u32,
+    tamper: Option<(usize, Native)>,
+}
+
+/// Lays out the verification of one signature and returns its 9 public cells in instance
+/// order (h, x(Q), y(Q), three limbs each). Never panics on witness values: a witness that is
+/// not a valid signature yields cells that violate some constraint.
+pub fn verify_signature(
+    ecc: &EccChip,
+    b: &mut Builder,
+    w: &SignatureWitness,
+    window: u32,
+) -> Vec<AssignedValue> {
+    let fq = &ecc.fq;
+    let q = ecc.load_point_xy(b, &w.q.0, &w.q.1);
+    let r_point = ecc.load_point_xy(b, &w.r_point.0, &w.r_point.1);
+    // `SignatureWitness` guarantees h, s < 2^256, so these loads cannot fail; the fallback
+    // (load n, which is not canonical) keeps the builder panic-free regardless.
+    let n = crate::bigint::modulus::<Fq>();
+    let h = scalar::load_canonical_scalar(fq, b, &w.h)
+        .unwrap_or_else(|_| scalar::load_canonical_scalar(fq, b, &n).expect("n < 2^256"));
+    let s = scalar::load_signature_scalar(fq, b, &w.s)
+        .unwrap_or_else(|_| scalar::load_signature_scalar(fq, b, &n).expect("n < 2^256"));
+    let r = scalar::x_mod_n(fq, b, &r_point.x);
+    let u = scalar::div(fq, b, &h, &s);
+    let v = scalar::div(fq, b, r.value(), &s);
+    let p = ecc.msm(
+        b,
+        std::slice::from_ref(&q),
+        std::slice::from_ref(&v),
+        Some(&u),
+        window,
+    );
+    ecc.assert_equal(b, &p, &r_point);
+    let mut public = Vec::with_capacity(9);
+    public.extend_from_slice(h.limbs());
+    public.extend_from_slice(q.x.limbs());
+    public.extend_from_slice(q.y.limbs());
+    public
+}
+
+impl NaiveEcdsaCircuit {
+    pub fn new(params: LayoutParams, signatures: Vec<SignatureWitness>, window: u32) -> Self {
+        Self {
+            params,
+            signatures,
+            window,
+            tamper: None,
+        }
+    }
+
+    /// The circuit at the smallest k its layout fits, with lookup bits `k − 1` (or the given
+    /// `lookup_bits`, where k is then at least `lookup_bits + 1`). Returns the circuit and k.
+    pub fn fitted(
+        signatures: Vec<SignatureWitness>,
+        window: u32,
+        lookup_bits: Option<u32>,
+    ) -> (Self, u32) {
+        let mut k = lookup_bits.map_or(10, |l| l + 1);
+        loop {
+            let params = LayoutParams::new(lookup_bits.unwrap_or(k - 1));
+            let c = Self::new(params.clone(), signatures.clone(), window);
+            let rows = c.stats().rows;
+            if params.min_k(rows) <= k {
+                return (c, k);
+            }
+            k += 1;
+        }
+    }
+
+    /// The chips of this circuit's parameters.
+    pub fn chip(&self) -> EccChip {
+        let range = RangeChip::new(self.params.clone());
+        let fp: FieldChip<Fp> = FieldChip::new(range.clone(), 0);
+        let fq: FieldChip<Fq> = FieldChip::new(range, 1);
+        EccChip::new(fp, fq)
+    }
+
+    /// Runs the whole layout: the builder and the public cells in instance order.
+    pub fn build(&self) -> (Builder, Vec<AssignedValue>) {
+        let mut b = Builder::new(0, self.params.clone());
+        b.set_tamper(self.tamper);
+        let ecc = self.chip();
+        let mut public = Vec::with_capacity(9 * self.signatures.len());
+        for w in &self.signatures {
+            public.extend(verify_signature(&ecc, &mut b, w, self.window));
+        }
+        (b, public)
+    }
+
+    /// Cell counts of the layout (no keys, no proof).
+    pub fn stats(&self) -> LayoutStats {
+        self.build().0.stats()
+    }
+
+    /// The instance column for these signatures.
+    pub fn instance(&self) -> Vec<Native> {
+        self.signatures.iter().flat_map(|w| w.instance()).collect()
+    }
+}
+
+impl Circuit<Native> for NaiveEcdsaCircuit {
+    type Config = NaiveConfig;
+    type FloorPlanner = SimpleFloorPlanner;
+    type Params = LayoutParams;
+
+    /// The layout does not depend on the witness values, so the key is generated from the
+    /// circuit itself (halo2 only reads the fixed columns and selectors then).
+    fn without_witnesses(&self) -> Self {
+        self.clone()
+    }
+
+    fn params(&self) -> LayoutParams {
+        self.params.clone()
+    }
+
+    fn configure_with_params(
+        meta: &mut ConstraintSystem<Native>,
+        params: LayoutParams,
+    ) -> NaiveConfig {
+        NaiveConfig::configure(meta, params)
+    }
+
+    fn configure(meta: &mut ConstraintSystem<Native>) -> NaiveConfig {
+        NaiveConfig::configure(meta, LayoutParams::default())
+    }
+
+    fn synthesize(
+        &self,
+        config: NaiveConfig,
+        mut layouter: impl Layouter<Native>,
+    ) -> Result<(), Error> {
+        config.base.load_table(&mut layouter)?;
+        let (b, public) = self.build();
+        let mut cells = HashMap::new();
+        config.base.assign_phase(&mut layouter, &b, &mut cells)?;
+        for (row, v) in public.iter().enumerate() {
+            let cell = cells.get(&v.cell).ok_or(Error::Synthesis)?;
+            layouter.constrain_instance(*cell, config.instance, row);
+        }
+        Ok(())
+    }
+}
+
+impl Mutable for NaiveEcdsaCircuit {
+    fn mutable_cells(&self) -> (Vec<usize>, usize) {
+        let b = self.build().0;
+        let all = b.constrained_cell_indices();
+        let free = b.advice_cells().len() - all.len();
+        (all, free)
+    }
+    fn tampered(&self, index: usize, delta: Native) -> Self {
+        let mut c = self.clone();
+        c.tamper = Some((index, delta));
+        c
+    }
+    fn instances(&self) -> Vec<Vec<Native>> {
+        vec![self.instance()]
+    }
+}

@@ -1,0 +1,101 @@
+//! The witness of one ECDSA* verification: the nonce point R and s (private), the message hash
+//! h and the key Q (public, see [`super::instance`]).
+
+use ff::Field;
+use group::prime::PrimeCurveAffine;
+use halo2curves::secp256k1::{Fq, Secp256k1Affine};
+use num_bigint::BigUint;
+
+use crate::bigint::fe_to_big;
+
+/// Why a witness cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WitnessError {
+    /// R or Q is the point at infinity (it has no affine coordinates in the circuit).
+    Identity(&'static str),
+    /// s is zero (no valid signature has it).
+    ZeroS,
+    /// A raw value does not fit in 256 bits (three limbs).
+    TooLarge(&'static str),
+}
+
+impl std::fmt::Display for WitnessError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WitnessError::Identity(w) => write!(f, "{w} is the point at infinity"),
+            WitnessError::ZeroS => write!(f, "s is zero"),
+            WitnessError::TooLarge(w) => write!(f, "{w} does not fit in 256 bits"),
+        }
+    }
+}
+impl std::error::Error for WitnessError {}
+
+/// One signature's witness as integers (coordinates and scalars `< 2^256`). Built from
+/// halo2curves values by [`SignatureWitness::new`]; [`SignatureWitness::from_raw`] lets
+/// negative tests force what those types cannot hold (s ≥ n, an off-curve point, h ≥ n).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SignatureWitness {
+    /// Affine coordinates of the nonce point R (private).
+    pub r_point: (BigUint, BigUint),
+    /// The signature scalar s (private).
+    pub s: BigUint,
+    /// The message hash as a scalar mod n (public).
+    pub h: BigUint,
+    /// Affine coordinates of the public key Q (public).
+    pub q: (BigUint, BigUint),
+}
+
+impl SignatureWitness {
+    /// The ECDSA* witness `(R, s)` of hash `h` under key `Q`. Fails on the identity for R or Q
+    /// and on `s = 0`; it does **not** check the signature (the circuit does).
+    pub fn new(
+        r_point: Secp256k1Affine,
+        s: Fq,
+        h: Fq,
+        q: Secp256k1Affine,
+    ) -> Result<Self, WitnessError> {
+        if bool::from(r_point.is_identity()) {
+            return Err(WitnessError::Identity("R"));
+        }
+        if bool::from(q.is_identity()) {
+            return Err(WitnessError::Identity("Q"));
+        }
+        if bool::from(s.is_zero()) {
+            return Err(WitnessError::ZeroS);
+        }
+        Ok(Self {
+            r_point: (fe_to_big(&r_point.x), fe_to_big(&r_point.y)),
+            s: fe_to_big(&s),
+            h: fe_to_big(&h),
+            q: (fe_to_big(&q.x), fe_to_big(&q.y)),
+        })
+    }
+
+    /// Any integers below 2^256, unchecked otherwise: **for negative tests**, to force values
+    /// past the native types (s = 0, s ≥ n, h ≥ n, coordinates ≥ p, points off the curve).
+    pub fn from_raw(
+        r_point: (BigUint, BigUint),
+        s: BigUint,
+        h: BigUint,
+        q: (BigUint, BigUint),
+    ) -> Result<Self, WitnessError> {
+        for (v, name) in [
+            (&r_point.0, "x(R)"),
+            (&r_point.1, "y(R)"),
+            (&s, "s"),
+            (&h, "h"),
+            (&q.0, "x(Q)"),
+            (&q.1, "y(Q)"),
+        ] {
+            if v.bits() > 256 {
+                return Err(WitnessError::TooLarge(name));
+            }
+        }
+        Ok(Self { r_point, s, h, q })
+    }
+
+    /// The 9 public instance values of this signature (see [`super::instance`]).
+    pub fn instance(&self) -> [crate::layout::Native; 9] {
+        super::instance::signature_instance_raw(&self.h, &self.q.0, &self.q.1)
+    }
+}

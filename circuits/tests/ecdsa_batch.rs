@@ -1,0 +1,96 @@
+//! `BatchEcdsaCircuit` inside the circuits crate (MockProver at the smallest k that fits):
+//! valid batches accepted; the challenge cell and the limbs of t cannot be changed; corrupted
+//! signatures (s + 1, R → −R), a wrong instance and sampled witness mutations are rejected.
+//! The gen-batch, known-t forgery, real-proof and "t changes" tests are in the root package
+//! (`tests/batch_ecdsa.rs`), next to the native signer.
+
+use batch_ecdsa_circuits::bigint::modulus;
+use batch_ecdsa_circuits::ecdsa::batch::{BatchEcdsaCircuit, DEFAULT_BATCH_WINDOW};
+use batch_ecdsa_circuits::ecdsa::SignatureWitness;
+use batch_ecdsa_circuits::layout::Native;
+use batch_ecdsa_circuits::test_utils::{ecdsa_witness, mock_verify, mutation_test, Mutable};
+use ff::Field;
+use halo2curves::secp256k1::Fp;
+
+fn fitted(sigs: Vec<SignatureWitness>) -> (BatchEcdsaCircuit, u32) {
+    let (c, k) = BatchEcdsaCircuit::fitted(sigs, DEFAULT_BATCH_WINDOW);
+    println!("B={}: k={k}, {:?}", c.signatures.len(), c.phase_stats());
+    (c, k)
+}
+
+/// Number of phase-0 advice cells (mutation indices of phase 1 start here).
+fn phase0_cells(c: &BatchEcdsaCircuit) -> usize {
+    c.phase_stats()[0].advice_cells
+}
+
+#[test]
+fn b1_valid_and_the_challenge_cells_are_pinned() {
+    let (c, k) = fitted(vec![ecdsa_witness(11)]);
+    mock_verify(k, &c).expect("valid B=1 batch");
+    assert!(
+        c.last_challenge().is_some(),
+        "synthesis read a known challenge"
+    );
+    // Phase-1 cell 0 is the cell under the challenge gate; the next ones are t's limb cells.
+    let n0 = phase0_cells(&c);
+    for idx in [n0, n0 + 1, n0 + 2, n0 + 3] {
+        let bad = c.tampered(idx, Native::ONE);
+        assert!(
+            mock_verify(k, &bad).is_err(),
+            "changed challenge/t cell {idx} accepted"
+        );
+    }
+}
+
+#[test]
+fn b2_valid_accepted_corrupted_and_wrong_instance_rejected() {
+    let sigs = vec![ecdsa_witness(21), ecdsa_witness(22)];
+    let (c, k) = fitted(sigs.clone());
+    mock_verify(k, &c).expect("valid B=2 batch");
+
+    // A wrong public hash limb.
+    let mut inst = c.instance();
+    inst[0] += Native::ONE;
+    let p = halo2_proofs::dev::MockProver::run(k, &c, vec![inst]).expect("synthesis");
+    assert!(p.verify().is_err(), "a changed hash limb was accepted");
+
+    // s + 1 at the last position.
+    let mut bad = sigs.clone();
+    bad[1].s = (&bad[1].s + 1u32) % modulus::<halo2curves::secp256k1::Fq>();
+    let cb = BatchEcdsaCircuit::new(c.params.clone(), bad, c.window);
+    assert!(mock_verify(k, &cb).is_err(), "s + 1 accepted");
+
+    // R → −R at the first position (same x, so same r: only the batch equation can tell).
+    let mut bad = sigs;
+    bad[0].r_point.1 = modulus::<Fp>() - &bad[0].r_point.1;
+    let cb = BatchEcdsaCircuit::new(c.params.clone(), bad, c.window);
+    assert!(mock_verify(k, &cb).is_err(), "R -> -R accepted");
+}
+
+#[test]
+fn b2_witness_mutation_sample() {
+    let (c, k) = fitted(vec![ecdsa_witness(31), ecdsa_witness(32)]);
+    // Each sample is a full MockProver run at k (tens of seconds on this machine): a small
+    // sample over both phases; the chip-level mutation tests cover the gadgets exhaustively.
+    let report = mutation_test(k, &c, 8, 5);
+    println!("{report}");
+    assert_eq!(report.caught, report.total, "escaped: {:?}", report.escaped);
+    assert_eq!(report.free, 0, "a valid batch has no free cells");
+}
+
+#[test]
+fn layout_counts_do_not_depend_on_t() {
+    let c = BatchEcdsaCircuit::new(
+        batch_ecdsa_circuits::ecdsa::batch::batch_params(15, DEFAULT_BATCH_WINDOW),
+        vec![ecdsa_witness(41), ecdsa_witness(42)],
+        DEFAULT_BATCH_WINDOW,
+    );
+    let a = c.build(Native::ONE);
+    let mut rng =
+        <rand_chacha::ChaCha20Rng as rand_chacha::rand_core::SeedableRng>::seed_from_u64(9);
+    let b = c.build(Native::random(&mut rng));
+    assert_eq!(a.0.stats(), b.0.stats());
+    assert_eq!(a.1.stats(), b.1.stats());
+    assert_eq!(a.1.enabled_gates(), b.1.enabled_gates());
+    assert_eq!(a.1.copy_constraints(), b.1.copy_constraints());
+}

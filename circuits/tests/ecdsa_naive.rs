@@ -1,0 +1,24 @@
+//! `NaiveEcdsaCircuit` inside the circuits crate: a valid batch is accepted with its instance,
+//! and a wrong instance (another hash) is rejected. The Wycheproof, gen-batch, negative and
+//! proving tests are in the root package (`tests/naive_ecdsa*.rs`), next to the native signer.
+
+use batch_ecdsa_circuits::ecdsa::naive::{NaiveEcdsaCircuit, DEFAULT_WINDOW};
+use batch_ecdsa_circuits::test_utils::{ecdsa_witness, mock_verify};
+
+#[test]
+fn valid_pair_accepted_and_wrong_instance_rejected() {
+    let sigs = vec![ecdsa_witness(1), ecdsa_witness(2)];
+    let (c, k) = NaiveEcdsaCircuit::fitted(sigs, DEFAULT_WINDOW, None);
+    let st = c.stats();
+    println!("B=2: k={k}, {st:?}");
+    let t = std::time::Instant::now();
+    mock_verify(k, &c).expect("valid batch");
+    println!("mock: {:?}", t.elapsed());
+    let mut inst = c.instance();
+    inst[0] += <halo2curves::bn256::Fr as ff::Field>::ONE;
+    let p = halo2_proofs::dev::MockProver::run(k, &c, vec![inst]).expect("synthesis");
+    assert!(
+        p.verify().is_err(),
+        "a changed hash limb in the instance was accepted"
+    );
+}
