@@ -9,7 +9,7 @@ use batch_ecdsa_circuits::field::{FieldChip, Overflowing};
 use batch_ecdsa_circuits::layout::{Builder, LayoutParams, LayoutStats, Native, MAIN_COLS};
 use batch_ecdsa_circuits::range::RangeChip;
 use ff::Field;
-use group::{Curve, Group};
+use group::Curve;
 use halo2curves::secp256k1::{Fp, Fq, Secp256k1, Secp256k1Affine};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;

@@ -237,7 +237,7 @@ fn table_selection_rejects_wrong_index_and_bad_indicators() {
     fails("witness table, two ones", run(Some(two.clone()), None));
     fails("const table, two ones", run(None, Some(two)));
     // Non-boolean indicator with the right sums: e_1 = 2, e_0 = −1 (Σ = 1, Σ i·e = 2).
-    let mut nb = vec![0u64; 8];
+    let mut nb = [0u64; 8];
     nb[1] = 2;
     let nbv: Vec<Native> = nb
         .iter()
