@@ -207,3 +207,38 @@ fn msm_zero_scalar_g_only_and_repeated_point() {
         e.assert_equal(b, &r, &want);
     });
 }
+
+/// `2A + T` by the merged double-and-add equals the native value; `T = −2A` (result the
+/// identity) and `T = A` are unsatisfiable.
+#[test]
+fn double_and_add_matches_native_and_rejects_degenerate() {
+    let (a, t) = (rnd_point(13), rnd_point(14));
+    let run = move |t: Secp256k1Affine| {
+        move |b: &mut Builder| {
+            let e = chip(b);
+            let aa: batch_ecdsa_circuits::ecc::AccPoint = e.load_point(b, a).into();
+            let ta = e.load_point(b, t);
+            let r = e.double_and_add_acc(b, &aa, &ta.x, &ta.y).finish(&e, b);
+            let want = (a + a + t).to_affine();
+            assert_eq!(r.value(), want);
+            let want = e.constant_point(b, want);
+            e.assert_equal(b, &r, &want);
+        }
+    };
+    ok(run(t));
+    let minus_2a = (-(a + a)).to_affine();
+    assert!(check(move |b: &mut Builder| {
+        let e = chip(b);
+        let aa: batch_ecdsa_circuits::ecc::AccPoint = e.load_point(b, a).into();
+        let ta = e.load_point(b, minus_2a);
+        e.double_and_add_acc(b, &aa, &ta.x, &ta.y);
+    })
+    .is_err());
+    assert!(check(move |b: &mut Builder| {
+        let e = chip(b);
+        let aa: batch_ecdsa_circuits::ecc::AccPoint = e.load_point(b, a).into();
+        let ta = e.load_point(b, a);
+        e.double_and_add_acc(b, &aa, &ta.x, &ta.y);
+    })
+    .is_err());
+}

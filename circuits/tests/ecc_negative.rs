@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use batch_ecdsa_circuits::bigint::{fe_to_big, modulus};
 use batch_ecdsa_circuits::config::BuilderCircuit;
-use batch_ecdsa_circuits::ecc::{scalar_windows, EccChip};
+use batch_ecdsa_circuits::ecc::{scalar_windows, AccPoint, EccChip};
 use batch_ecdsa_circuits::field::FieldChip;
 use batch_ecdsa_circuits::layout::{Builder, LayoutParams, Native};
 use batch_ecdsa_circuits::range::RangeChip;
@@ -330,7 +330,10 @@ fn mutation_small_ecc_circuit() {
             .map(|i| (Secp256k1::generator() * Fq::from(i)).to_affine())
             .collect();
         let u = e.select_constant(b, &consts, &wins[2].digit);
-        e.add_strict(b, &t, &u);
+        let v = e.add_strict(b, &t, &u);
+        let acc: AccPoint = v.into();
+        let w2 = e.double_and_add_acc(b, &acc, &qa.x, &qa.y);
+        w2.finish(&e, b);
     });
     let k = k_of(&circuit);
     let rep = mutation_test(k, &circuit, 200, 7);

@@ -27,4 +27,4 @@ mod point;
 mod table;
 
 pub use mul::{offsets, scalar_windows, ScalarWindow};
-pub use point::{AssignedPoint, EccChip};
+pub use point::{AccPoint, AssignedPoint, EccChip};

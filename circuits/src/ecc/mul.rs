@@ -8,7 +8,7 @@ use halo2curves::secp256k1::{Fq, Secp256k1, Secp256k1Affine};
 use halo2curves::CurveExt;
 use num_bigint::BigUint;
 
-use super::point::{AssignedPoint, EccChip};
+use super::point::{AccPoint, AssignedPoint, EccChip};
 use crate::bigint::{big_to_fe, fe_to_big};
 use crate::field::params::{LIMB_BITS, TOP_LIMB_BITS};
 use crate::field::{FieldChip, Reduced};
@@ -105,8 +105,8 @@ impl EccChip {
         base: Secp256k1Affine,
         w: u32,
     ) -> AssignedPoint {
-        let (acc, off) = self.fixed_base_mul_raw(b, k, base, w);
-        self.add_constant(b, &acc, -off)
+        let (acc, off) = self.fixed_base_acc(b, k, base, w);
+        self.add_constant_acc(b, &acc, -off).finish(self, b)
     }
 
     /// The accumulator of [`Self::fixed_base_mul_w`] before the offset is removed, and that
@@ -118,12 +118,23 @@ impl EccChip {
         base: Secp256k1Affine,
         w: u32,
     ) -> (AssignedPoint, Secp256k1) {
+        let (acc, off) = self.fixed_base_acc(b, k, base, w);
+        (acc.finish(self, b), off)
+    }
+
+    fn fixed_base_acc(
+        &self,
+        b: &mut Builder,
+        k: &Reduced<Fq>,
+        base: Secp256k1Affine,
+        w: u32,
+    ) -> (AccPoint, Secp256k1) {
         let (a, c) = offsets();
         let (a, c) = (Secp256k1::from(a), Secp256k1::from(c));
         let base = Secp256k1::from(base);
         let wins = scalar_windows(&self.fq, b, k, w);
         let t = 1usize << w;
-        let mut acc: Option<AssignedPoint> = None;
+        let mut acc: Option<AccPoint> = None;
         for (j, win) in wins.iter().enumerate() {
             let start = if j == 0 { a + c } else { c };
             let step = mul_big(&base, &(BigUint::from(1u8) << win.offset));
@@ -135,8 +146,8 @@ impl EccChip {
             }
             let sel = self.select_constant(b, &table, &win.digit);
             acc = Some(match acc {
-                None => sel,
-                Some(acc) => self.add_strict(b, &acc, &sel),
+                None => sel.into(),
+                Some(acc) => self.add_acc(b, &acc.x, &acc.y, &sel.x, &sel.y),
             });
         }
         let m = Fq::from(wins.len() as u64);
@@ -148,6 +159,11 @@ impl EccChip {
     pub fn add_constant(&self, b: &mut Builder, p: &AssignedPoint, k: Secp256k1) -> AssignedPoint {
         let kc = self.constant_point(b, k.to_affine());
         self.add_strict(b, p, &kc)
+    }
+
+    fn add_constant_acc(&self, b: &mut Builder, p: &AccPoint, k: Secp256k1) -> AccPoint {
+        let kc = self.constant_point(b, k.to_affine());
+        self.add_acc(b, &p.x, &p.y, &kc.x, &kc.y)
     }
 
     /// `k·P`, windowed (the MSM below with one point, window `self.fixed_window`).
@@ -172,8 +188,8 @@ impl EccChip {
         g_scalar: Option<&Reduced<Fq>>,
         w: u32,
     ) -> AssignedPoint {
-        let (acc, off) = self.msm_raw(b, points, scalars, g_scalar, w);
-        self.add_constant(b, &acc, -off)
+        let (acc, off) = self.msm_acc(b, points, scalars, g_scalar, w);
+        self.add_constant_acc(b, &acc, -off).finish(self, b)
     }
 
     /// The Straus accumulator `acc = Σ kᵢ·Pᵢ (+ k₀·G) + offset` and the constant `offset`.
@@ -182,9 +198,11 @@ impl EccChip {
     ///
     /// Each point gets the table `[C + d·Pᵢ]` (`2^w − 1` strict additions), G the constant table
     /// `[C + d·G]`. All scalars are split into the same windows ([`scalar_windows`]); from the
-    /// top window down: double the accumulator `o_(j+1) − o_j` times (shared by all points),
-    /// then add every point's selected entry. Starting from the constant `A`,
-    /// `acc = 2^(o_top)·A + (Σ_j 2^(o_j))·n_terms·C + Σ kᵢ·Pᵢ`, the offset is that constant.
+    /// top window down: double the accumulator `o_(j+1) − o_j` times (shared by all points; the
+    /// last doubling is merged with the window's first addition, see
+    /// [`EccChip::double_and_add_acc`]), then add every point's selected entry. Starting from
+    /// the constant `A` (folded into G's top-window entries when there is a G term),
+    /// `acc = 2^(o_top)·A + (Σ_j 2^(o_j))·n_terms·C + Σ kᵢ·Pᵢ`; the offset is that constant.
     /// The selections are the one-hot gates (an index is the proven window digit), every
     /// addition proves its x's distinct, and every doubling is of an on-curve point (`y ≠ 0`).
     pub fn msm_raw(
@@ -195,6 +213,18 @@ impl EccChip {
         g_scalar: Option<&Reduced<Fq>>,
         w: u32,
     ) -> (AssignedPoint, Secp256k1) {
+        let (acc, off) = self.msm_acc(b, points, scalars, g_scalar, w);
+        (acc.finish(self, b), off)
+    }
+
+    fn msm_acc(
+        &self,
+        b: &mut Builder,
+        points: &[AssignedPoint],
+        scalars: &[Reduced<Fq>],
+        g_scalar: Option<&Reduced<Fq>>,
+        w: u32,
+    ) -> (AccPoint, Secp256k1) {
         assert_eq!(points.len(), scalars.len(), "one scalar per point");
         assert!(
             !points.is_empty() || g_scalar.is_some(),
@@ -206,13 +236,14 @@ impl EccChip {
             .iter()
             .map(|p| self.offset_table(b, p, c, t))
             .collect();
-        let mut wins: Vec<Vec<ScalarWindow>> = scalars
+        let wins: Vec<Vec<ScalarWindow>> = scalars
             .iter()
             .map(|k| scalar_windows(&self.fq, b, k, w))
             .collect();
-        let g_table: Vec<Secp256k1Affine> = {
+        let g_wins = g_scalar.map(|k| scalar_windows(&self.fq, b, k, w));
+        let const_table = |start: Secp256k1| -> Vec<Secp256k1Affine> {
             let g = Secp256k1::generator();
-            let mut cur = Secp256k1::from(c);
+            let mut cur = start;
             (0..t)
                 .map(|_| {
                     let e = cur.to_affine();
@@ -221,33 +252,52 @@ impl EccChip {
                 })
                 .collect()
         };
-        let g_wins = g_scalar.map(|k| scalar_windows(&self.fq, b, k, w));
-        if let Some(gw) = &g_wins {
-            wins.push(gw.clone());
+        let (a_p, c_p) = (Secp256k1::from(a), Secp256k1::from(c));
+        let g_table = const_table(c_p);
+        let offs: Vec<u32> = wins
+            .first()
+            .or(g_wins.as_ref())
+            .expect("at least one term")
+            .iter()
+            .map(|x| x.offset)
+            .collect();
+        let m = offs.len();
+        let n_terms = wins.len() + g_wins.is_some() as usize;
+        // Top window: start from A (or from A + C + d·G, A folded into G's table).
+        let mut acc: AccPoint = match &g_wins {
+            Some(gw) => self
+                .select_constant(b, &const_table(a_p + c_p), &gw[m - 1].digit)
+                .into(),
+            None => self.constant_point(b, a).into(),
+        };
+        for (i, table) in tables.iter().enumerate() {
+            let sel = self.select_from_table(b, table, &wins[i][m - 1].digit);
+            acc = self.add_acc(b, &acc.x, &acc.y, &sel.x, &sel.y);
         }
-        let offsets_of: Vec<u32> = wins[0].iter().map(|x| x.offset).collect();
-        let m = offsets_of.len();
-        let n_terms = wins.len();
-        let mut acc = self.constant_point(b, a);
-        for j in (0..m).rev() {
-            if j + 1 < m {
-                for _ in 0..(offsets_of[j + 1] - offsets_of[j]) {
-                    acc = self.double(b, &acc);
-                }
+        for j in (0..m - 1).rev() {
+            let dbl = offs[j + 1] - offs[j];
+            for _ in 1..dbl {
+                acc = self.double_acc(b, &acc.x, &acc.y);
             }
-            for (i, table) in tables.iter().enumerate() {
-                let sel = self.select_from_table(b, table, &wins[i][j].digit);
-                acc = self.add_strict(b, &acc, &sel);
-            }
+            let mut sels: Vec<AssignedPoint> = tables
+                .iter()
+                .enumerate()
+                .map(|(i, table)| self.select_from_table(b, table, &wins[i][j].digit))
+                .collect();
             if let Some(gw) = &g_wins {
-                let sel = self.select_constant(b, &g_table, &gw[j].digit);
-                acc = self.add_strict(b, &acc, &sel);
+                sels.push(self.select_constant(b, &g_table, &gw[j].digit));
+            }
+            for (n, sel) in sels.iter().enumerate() {
+                acc = if n == 0 {
+                    self.double_and_add_acc(b, &acc, &sel.x, &sel.y)
+                } else {
+                    self.add_acc(b, &acc.x, &acc.y, &sel.x, &sel.y)
+                };
             }
         }
-        let s: BigUint = offsets_of.iter().map(|o| BigUint::from(1u8) << *o).sum();
-        let top = BigUint::from(1u8) << offsets_of[m - 1];
-        let off = mul_big(&Secp256k1::from(a), &top)
-            + mul_big(&Secp256k1::from(c), &(s * BigUint::from(n_terms)));
+        let s: BigUint = offs.iter().map(|o| BigUint::from(1u8) << *o).sum();
+        let top = BigUint::from(1u8) << offs[m - 1];
+        let off = mul_big(&a_p, &top) + mul_big(&c_p, &(s * BigUint::from(n_terms)));
         (acc, off)
     }
 }
