@@ -145,6 +145,22 @@ fn ecc_rows(l: u32) {
         let s = measure!(b, "ecc add_strict".into(), e.add_strict(b, &pa, &qa));
         measure!(b, "ecc double".into(), e.double(b, &s));
         measure!(b, "ecc neg".into(), e.neg(b, &s));
+        let acc: batch_ecdsa_circuits::ecc::AccPoint = s.clone().into();
+        measure!(
+            b,
+            "ecc add, accumulator (y proper; used in muls)".into(),
+            e.add_acc(b, &acc.x, &acc.y, &qa.x, &qa.y)
+        );
+        measure!(
+            b,
+            "ecc double, accumulator".into(),
+            e.double_acc(b, &acc.x, &acc.y)
+        );
+        measure!(
+            b,
+            "ecc double-and-add 2A+T, accumulator".into(),
+            e.double_and_add_acc(b, &acc, &qa.x, &qa.y)
+        );
         let bit = e.fp.range.load_bit(b, true);
         measure!(b, "ecc select".into(), e.select(b, &bit, &pa, &qa));
         measure!(

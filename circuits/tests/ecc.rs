@@ -242,3 +242,37 @@ fn double_and_add_matches_native_and_rejects_degenerate() {
     })
     .is_err());
 }
+
+/// A 256-bit scalar (limb windows) and a 128-bit native scalar (windows at multiples of w)
+/// in one MSM: Horner over the union of their offsets; the raw accumulator minus the constant
+/// offset is the native sum (and `msm_windows_raw` with a G term).
+#[test]
+fn msm_mixed_window_offsets_and_short_scalar() {
+    use batch_ecdsa_circuits::ecc::{native_windows, scalar_windows};
+    use batch_ecdsa_circuits::layout::Native;
+    use ff::PrimeField;
+    let (p, q) = (rnd_point(15), rnd_point(16));
+    let mut rng = ChaCha20Rng::seed_from_u64(17);
+    let (k1, k0) = (Fq::random(&mut rng), Fq::random(&mut rng));
+    let z: u128 = 0xfedc_ba98_7654_3210_0f1e_2d3c_4b5a_6978;
+    for w in [3u32, 5] {
+        ok(move |b| {
+            let e = chip(b);
+            let pts = vec![e.load_point(b, p), e.load_point(b, q)];
+            let ka = e.fq.load_reduced(b, k1);
+            let za = e.fq.range.load_checked(b, Native::from_u128(z), 128);
+            let ga = e.fq.load_reduced(b, k0);
+            let wins = vec![
+                scalar_windows(&e.fq, b, &ka, w),
+                native_windows(&e.fq, b, &za, 128, w),
+            ];
+            let gw = scalar_windows(&e.fq, b, &ga, w);
+            let (acc, off) = e.msm_windows_raw(b, &pts, &wins, Some(&gw), w);
+            let zf = Fq::from_u128(z);
+            let want = p * k1 + q * zf + Secp256k1::generator() * k0 + off;
+            assert_eq!(acc.value(), want.to_affine());
+            let want = e.constant_point(b, want.to_affine());
+            e.assert_equal(b, &acc, &want);
+        });
+    }
+}

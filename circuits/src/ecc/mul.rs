@@ -226,21 +226,61 @@ impl EccChip {
         w: u32,
     ) -> (AccPoint, Secp256k1) {
         assert_eq!(points.len(), scalars.len(), "one scalar per point");
-        assert!(
-            !points.is_empty() || g_scalar.is_some(),
-            "an MSM needs at least one term"
-        );
-        let (a, c) = offsets();
-        let t = 1usize << w;
-        let tables: Vec<Vec<AssignedPoint>> = points
-            .iter()
-            .map(|p| self.offset_table(b, p, c, t))
-            .collect();
         let wins: Vec<Vec<ScalarWindow>> = scalars
             .iter()
             .map(|k| scalar_windows(&self.fq, b, k, w))
             .collect();
         let g_wins = g_scalar.map(|k| scalar_windows(&self.fq, b, k, w));
+        self.msm_windows_acc(b, points, &wins, g_wins.as_deref(), w)
+    }
+
+    /// The MSM of [`Self::msm_raw`] on scalars already split into windows, each digit
+    /// proven `< 2^width` with `width ≤ w` where it was made (e.g. [`scalar_windows`], or
+    /// [`native_windows`] for a short scalar such as a 128-bit batch randomiser, which then
+    /// costs additions only for its own windows). The windows of different scalars may sit at
+    /// different bit offsets: Horner runs over the union of the offsets, and at each offset adds
+    /// the entry of every scalar that has a window there. Returns the accumulator with its
+    /// y canonical and the constant offset `2^(o_top)·A + Σ_(terms) Σ_(windows) 2^o·C`.
+    pub fn msm_windows_raw(
+        &self,
+        b: &mut Builder,
+        points: &[AssignedPoint],
+        windows: &[Vec<ScalarWindow>],
+        g_windows: Option<&[ScalarWindow]>,
+        w: u32,
+    ) -> (AssignedPoint, Secp256k1) {
+        let (acc, off) = self.msm_windows_acc(b, points, windows, g_windows, w);
+        (acc.finish(self, b), off)
+    }
+
+    fn msm_windows_acc(
+        &self,
+        b: &mut Builder,
+        points: &[AssignedPoint],
+        windows: &[Vec<ScalarWindow>],
+        g_windows: Option<&[ScalarWindow]>,
+        w: u32,
+    ) -> (AccPoint, Secp256k1) {
+        assert_eq!(points.len(), windows.len(), "one scalar per point");
+        let all = windows
+            .iter()
+            .flatten()
+            .chain(g_windows.into_iter().flatten());
+        let mut offs: Vec<u32> = all.clone().map(|x| x.offset).collect();
+        assert!(!offs.is_empty(), "an MSM needs at least one window");
+        assert!(
+            all.clone().all(|x| x.width <= w),
+            "digit wider than the window"
+        );
+        offs.sort_unstable();
+        offs.dedup();
+        let (a, c) = offsets();
+        let t = 1usize << w;
+        let (a_p, c_p) = (Secp256k1::from(a), Secp256k1::from(c));
+        let tables: Vec<Vec<AssignedPoint>> = points
+            .iter()
+            .map(|p| self.offset_table(b, p, c, t))
+            .collect();
         let const_table = |start: Secp256k1| -> Vec<Secp256k1Affine> {
             let g = Secp256k1::generator();
             let mut cur = start;
@@ -252,52 +292,76 @@ impl EccChip {
                 })
                 .collect()
         };
-        let (a_p, c_p) = (Secp256k1::from(a), Secp256k1::from(c));
         let g_table = const_table(c_p);
-        let offs: Vec<u32> = wins
-            .first()
-            .or(g_wins.as_ref())
-            .expect("at least one term")
-            .iter()
-            .map(|x| x.offset)
-            .collect();
-        let m = offs.len();
-        let n_terms = wins.len() + g_wins.is_some() as usize;
-        // Top window: start from A (or from A + C + d·G, A folded into G's table).
-        let mut acc: AccPoint = match &g_wins {
-            Some(gw) => self
-                .select_constant(b, &const_table(a_p + c_p), &gw[m - 1].digit)
-                .into(),
-            None => self.constant_point(b, a).into(),
+        let at = |ws: &[ScalarWindow], o: u32| -> Option<AssignedValue> {
+            ws.iter().find(|x| x.offset == o).map(|x| x.digit)
         };
-        for (i, table) in tables.iter().enumerate() {
-            let sel = self.select_from_table(b, table, &wins[i][m - 1].digit);
-            acc = self.add_acc(b, &acc.x, &acc.y, &sel.x, &sel.y);
+        let mut acc: Option<AccPoint> = None;
+        let mut c_mult = BigUint::from(0u8);
+        for (pos, &o) in offs.iter().enumerate().rev() {
+            let top = acc.is_none();
+            let mut sels: Vec<AssignedPoint> = Vec::new();
+            for (i, table) in tables.iter().enumerate() {
+                if let Some(d) = at(&windows[i], o) {
+                    sels.push(self.select_from_table(b, table, &d));
+                    c_mult += BigUint::from(1u8) << o;
+                }
+            }
+            let g_digit = g_windows.and_then(|gw| at(gw, o));
+            if let Some(d) = g_digit {
+                c_mult += BigUint::from(1u8) << o;
+                if !top {
+                    sels.push(self.select_constant(b, &g_table, &d));
+                }
+            }
+            let mut it = sels.into_iter();
+            let mut acc_v: AccPoint = match acc {
+                // Top offset: start from A, folded into G's entries when G has a window here.
+                None => match g_digit {
+                    Some(d) => self.select_constant(b, &const_table(a_p + c_p), &d).into(),
+                    None => self.constant_point(b, a).into(),
+                },
+                Some(mut prev) => {
+                    for _ in 1..(offs[pos + 1] - o) {
+                        prev = self.double_acc(b, &prev.x, &prev.y);
+                    }
+                    // The last doubling merged with the first addition at this offset.
+                    match it.next() {
+                        Some(s) => self.double_and_add_acc(b, &prev, &s.x, &s.y),
+                        None => self.double_acc(b, &prev.x, &prev.y),
+                    }
+                }
+            };
+            for s in it {
+                acc_v = self.add_acc(b, &acc_v.x, &acc_v.y, &s.x, &s.y);
+            }
+            acc = Some(acc_v);
         }
-        for j in (0..m - 1).rev() {
-            let dbl = offs[j + 1] - offs[j];
-            for _ in 1..dbl {
-                acc = self.double_acc(b, &acc.x, &acc.y);
-            }
-            let mut sels: Vec<AssignedPoint> = tables
-                .iter()
-                .enumerate()
-                .map(|(i, table)| self.select_from_table(b, table, &wins[i][j].digit))
-                .collect();
-            if let Some(gw) = &g_wins {
-                sels.push(self.select_constant(b, &g_table, &gw[j].digit));
-            }
-            for (n, sel) in sels.iter().enumerate() {
-                acc = if n == 0 {
-                    self.double_and_add_acc(b, &acc, &sel.x, &sel.y)
-                } else {
-                    self.add_acc(b, &acc.x, &acc.y, &sel.x, &sel.y)
-                };
-            }
-        }
-        let s: BigUint = offs.iter().map(|o| BigUint::from(1u8) << *o).sum();
-        let top = BigUint::from(1u8) << offs[m - 1];
-        let off = mul_big(&a_p, &top) + mul_big(&c_p, &(s * BigUint::from(n_terms)));
-        (acc, off)
+        let top = BigUint::from(1u8) << offs[offs.len() - 1];
+        let off = mul_big(&a_p, &top) + mul_big(&c_p, &c_mult);
+        (acc.expect("at least one offset"), off)
     }
+}
+
+/// Windows of a native cell `x` proven `< 2^bits` (`bits ≤ 252`), e.g. a short batch
+/// randomiser: range rows of the `w`-bit section starting from a copy of `x` prove
+/// `x = Σ digit_j·2^(w j)` with each digit looked up (`< 2^w`, the last `< 2^(bits mod w)`),
+/// which also proves `x < 2^bits`. Offsets `w·j`.
+pub fn native_windows(
+    fq: &FieldChip<Fq>,
+    b: &mut Builder,
+    x: &AssignedValue,
+    bits: u32,
+    w: u32,
+) -> Vec<ScalarWindow> {
+    let digits = fq.range.decompose(b, x, bits, w);
+    digits
+        .into_iter()
+        .enumerate()
+        .map(|(j, digit)| ScalarWindow {
+            digit,
+            offset: w * j as u32,
+            width: w.min(bits - w * j as u32),
+        })
+        .collect()
 }
