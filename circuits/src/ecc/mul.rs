@@ -272,14 +272,24 @@ impl EccChip {
             all.clone().all(|x| x.width <= w),
             "digit wider than the window"
         );
+        for ws in windows.iter().map(|v| v.as_slice()).chain(g_windows) {
+            let mut o: Vec<u32> = ws.iter().map(|x| x.offset).collect();
+            o.sort_unstable();
+            o.dedup();
+            assert_eq!(
+                o.len(),
+                ws.len(),
+                "a scalar's windows must have distinct offsets"
+            );
+        }
         offs.sort_unstable();
         offs.dedup();
         let (a, c) = offsets();
         let t = 1usize << w;
         let (a_p, c_p) = (Secp256k1::from(a), Secp256k1::from(c));
-        let tables: Vec<Vec<AssignedPoint>> = points
+        let tables: Vec<Vec<AccPoint>> = points
             .iter()
-            .map(|p| self.offset_table(b, p, c, t))
+            .map(|p| self.offset_table_acc(b, p, c, t))
             .collect();
         let const_table = |start: Secp256k1| -> Vec<Secp256k1Affine> {
             let g = Secp256k1::generator();
@@ -300,10 +310,10 @@ impl EccChip {
         let mut c_mult = BigUint::from(0u8);
         for (pos, &o) in offs.iter().enumerate().rev() {
             let top = acc.is_none();
-            let mut sels: Vec<AssignedPoint> = Vec::new();
+            let mut sels: Vec<AccPoint> = Vec::new();
             for (i, table) in tables.iter().enumerate() {
                 if let Some(d) = at(&windows[i], o) {
-                    sels.push(self.select_from_table(b, table, &d));
+                    sels.push(self.select_from_acc_table(b, table, &d));
                     c_mult += BigUint::from(1u8) << o;
                 }
             }
@@ -311,7 +321,7 @@ impl EccChip {
             if let Some(d) = g_digit {
                 c_mult += BigUint::from(1u8) << o;
                 if !top {
-                    sels.push(self.select_constant(b, &g_table, &d));
+                    sels.push(self.select_constant(b, &g_table, &d).into());
                 }
             }
             let mut it = sels.into_iter();
