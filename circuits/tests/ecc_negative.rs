@@ -322,10 +322,11 @@ fn mutation_small_ecc_circuit() {
         let n = e.neg(b, &d);
         let bit = e.fp.range.load_bit(b, true);
         let sel = e.select(b, &bit, &n, &pa);
-        let table = e.offset_table(b, &sel, c, 8);
+        // The accumulator table and selection the MSM uses (y proper), then y made canonical.
+        let table = e.offset_table_acc(b, &sel, c, 8);
         let ka = e.fq.load_reduced(b, k);
         let wins = scalar_windows(&e.fq, b, &ka, 3);
-        let t = e.select_from_table(b, &table, &wins[1].digit);
+        let t = e.select_from_acc_table(b, &table, &wins[1].digit).finish(&e, b);
         let consts: Vec<Secp256k1Affine> = (1..=8u64)
             .map(|i| (Secp256k1::generator() * Fq::from(i)).to_affine())
             .collect();
