@@ -195,6 +195,11 @@ fn ecc_rows(l: u32) {
                 format!("table build, {t} entries (w = {w})"),
                 e.offset_table(b, &pa, q, t)
             );
+            measure!(
+                b,
+                format!("table build, {t} entries, accumulator (w = {w})"),
+                e.offset_table_acc(b, &pa, q, t)
+            );
         }
         for w in [3u32, 4, 5] {
             measure!(

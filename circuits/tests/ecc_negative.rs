@@ -326,7 +326,9 @@ fn mutation_small_ecc_circuit() {
         let table = e.offset_table_acc(b, &sel, c, 8);
         let ka = e.fq.load_reduced(b, k);
         let wins = scalar_windows(&e.fq, b, &ka, 3);
-        let t = e.select_from_acc_table(b, &table, &wins[1].digit).finish(&e, b);
+        let t = e
+            .select_from_acc_table(b, &table, &wins[1].digit)
+            .finish(&e, b);
         let consts: Vec<Secp256k1Affine> = (1..=8u64)
             .map(|i| (Secp256k1::generator() * Fq::from(i)).to_affine())
             .collect();
