@@ -70,38 +70,8 @@ fn one_hot(
     out
 }
 
-/// Adds the point-table lookup and the selection gates for every window size of
-/// [`ecc_select_sizes`].
-///
-/// **Point-table lookup** (dynamic, `lookup_any`): a table entry occupies two rows with the
-/// fixed `lookup_table = 1` on the first: row 0 columns 1–3 the x limbs, row 1 columns 0–2 the
-/// y limbs (copies of the entry's cells), and the fixed γ of row 0 holds the key
-/// `256·id + i` (`id` unique per table, `i` the entry's index). A query occupies two rows with
-/// `lookup_in = 1` on the first: row 0 column 0 the digit `d` (a copy), columns 1–3 the selected
-/// x limbs, row 1 columns 0–2 the selected y limbs, γ of row 0 holds `256·id`. The tuple
-/// `lookup_in·(γ + d, x0, x1, x2, y0, y1, y2)` must equal some
-/// `lookup_table·(γ, x0, x1, x2, y0, y1, y2)`. Keys are unique across tables (ids are distinct
-/// and every entry index and digit is `< 256`: digits are range-checked windows of at most 8
-/// bits), so a query with digit d of table id matches exactly entry d of that table: the
-/// outputs are that entry's limbs. Rows off both selectors give the all-zero tuple on both
-/// sides (every table has rows with `lookup_table = 0`), so they constrain nothing.
+/// Adds the selection gates for every window size of [`ecc_select_sizes`].
 pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, params: &LayoutParams) {
-    let c = cfg.clone();
-    meta.lookup_any("ecc point table", move |m| {
-        let qi = m.query_fixed(c.lookup_in, Rotation::cur());
-        let qt = m.query_fixed(c.lookup_table, Rotation::cur());
-        let g = m.query_fixed(c.gamma, Rotation::cur());
-        let a = |m: &mut VirtualCells<'_, Native>, col: usize, rot: i32| {
-            m.query_advice(c.main[col], Rotation(rot))
-        };
-        let d = a(m, 0, 0);
-        let mut out = vec![(qi.clone() * (g.clone() + d), qt.clone() * g)];
-        for (col, rot) in [(1, 0), (2, 0), (3, 0), (0, 1), (1, 1), (2, 1)] {
-            let v = a(m, col, rot);
-            out.push((qi.clone() * v.clone(), qt.clone() * v));
-        }
-        out
-    });
     for w in ecc_select_sizes(params) {
         let t = 1usize << w;
         let c = cfg.clone();

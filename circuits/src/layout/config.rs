@@ -146,10 +146,6 @@ pub enum FixedCol {
     Beta,
     Mu,
     Gamma,
-    /// 1 on the rows of a point-table query (ecc dynamic lookup), 0 elsewhere.
-    LookupIn,
-    /// 1 on the rows of a point-table entry (ecc dynamic lookup), 0 elsewhere.
-    LookupTable,
 }
 
 /// The columns and selectors of one phase.
@@ -167,8 +163,6 @@ pub struct GroupConfig {
     pub beta: Column<Fixed>,
     pub mu: Column<Fixed>,
     pub gamma: Column<Fixed>,
-    pub lookup_in: Column<Fixed>,
-    pub lookup_table: Column<Fixed>,
     pub selectors: Vec<(GateKind, Selector)>,
 }
 
@@ -206,7 +200,6 @@ impl GroupConfig {
             meta.fixed_column(),
             meta.fixed_column(),
         );
-        let (lookup_in, lookup_table) = (meta.fixed_column(), meta.fixed_column());
         let mut kinds = vec![
             GateKind::Range,
             GateKind::Lin,
@@ -235,8 +228,6 @@ impl GroupConfig {
             beta,
             mu,
             gamma,
-            lookup_in,
-            lookup_table,
             selectors,
         };
         // Every looked-up cell must be in the table section named by its row's tag. Rows without
@@ -285,8 +276,6 @@ impl GroupConfig {
             FixedCol::Beta => self.beta,
             FixedCol::Mu => self.mu,
             FixedCol::Gamma => self.gamma,
-            FixedCol::LookupIn => self.lookup_in,
-            FixedCol::LookupTable => self.lookup_table,
         }
     }
 }
