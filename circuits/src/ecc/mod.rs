@@ -28,3 +28,4 @@ mod table;
 
 pub use mul::{native_windows, offsets, scalar_windows, ScalarWindow};
 pub use point::{AccPoint, AssignedPoint, EccChip};
+pub use table::PointLookupTable;
