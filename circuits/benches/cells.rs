@@ -4,11 +4,13 @@
 //! `cargo bench -p batch-ecdsa-circuits --bench cells [-- L]`.
 //! The same operations in halo2-ecc: `benches/halo2-ecc-cells` (separate crate).
 
+use batch_ecdsa_circuits::ecc::EccChip;
 use batch_ecdsa_circuits::field::{FieldChip, Overflowing};
 use batch_ecdsa_circuits::layout::{Builder, LayoutParams, LayoutStats, Native, MAIN_COLS};
 use batch_ecdsa_circuits::range::RangeChip;
 use ff::Field;
-use halo2curves::secp256k1::{Fp, Fq};
+use group::Curve;
+use halo2curves::secp256k1::{Fp, Fq, Secp256k1, Secp256k1Affine};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
@@ -28,12 +30,12 @@ fn main() {
     b.constant(Native::ZERO);
     b.constant(Native::ONE);
 
-    let mut rows: Vec<(&str, LayoutStats)> = Vec::new();
+    let mut rows: Vec<(String, LayoutStats)> = Vec::new();
     macro_rules! measure {
         ($name:expr, $e:expr) => {{
             let before = b.stats();
             let out = $e;
-            rows.push(($name, b.stats() - before));
+            rows.push(($name.to_string(), b.stats() - before));
             out
         }};
     }
@@ -79,21 +81,177 @@ fn main() {
     measure!("Fq 256-bit scalar -> 256 bits", fq.to_bits(&mut b, &sc));
 
     let cols = MAIN_COLS + params.lookup_cols;
-    println!(
+    print_rows(&format!(
         "batch-ecdsa-circuits field chip, 3 x 88-bit limbs, L = {l} (k = {}), {} advice columns ({} main + {} looked-up)",
         l + 1,
         cols,
         MAIN_COLS,
         params.lookup_cols
-    );
+    ), &rows);
+    ecc_rows(l);
+}
+
+fn print_rows(title: &str, rows: &[(String, LayoutStats)]) {
+    println!("{title}");
     println!(
-        "{:<44} {:>8} {:>8} {:>6} {:>7}",
+        "{:<52} {:>9} {:>9} {:>7} {:>7}",
         "operation", "advice", "lookup", "rows", "copies"
     );
     for (n, st) in rows {
         println!(
-            "{n:<44} {:>8} {:>8} {:>6} {:>7}",
+            "{n:<52} {:>9} {:>9} {:>7} {:>7}",
             st.advice_cells, st.lookup_cells, st.rows, st.copies
         );
     }
+    println!();
+}
+
+/// Per-operation cells of the ecc chip, at windows 3, 4, 5 (table sections for all three).
+fn ecc_rows(l: u32) {
+    let mut params = LayoutParams::new(l);
+    params.window_bits = vec![1, 3, 4, 5];
+    let mut rng = ChaCha20Rng::seed_from_u64(2);
+    let rnd_point = |rng: &mut ChaCha20Rng| -> Secp256k1Affine {
+        (Secp256k1::generator() * Fq::random(rng)).to_affine()
+    };
+    let new = || {
+        let mut b = Builder::new(0, params.clone());
+        b.constant(Native::ZERO);
+        b.constant(Native::ONE);
+        let r = RangeChip::new(params.clone());
+        let e = EccChip::new(FieldChip::new(r.clone(), 0), FieldChip::new(r, 1));
+        (b, e)
+    };
+    let mut rows: Vec<(String, LayoutStats)> = Vec::new();
+    macro_rules! measure {
+        ($b:expr, $name:expr, $e:expr) => {{
+            let before = $b.stats();
+            let out = $e;
+            rows.push(($name, $b.stats() - before));
+            out
+        }};
+    }
+    let (p, q) = (rnd_point(&mut rng), rnd_point(&mut rng));
+    let g = Secp256k1Affine::from(Secp256k1::generator());
+    {
+        let (mut b, e) = new();
+        let b = &mut b;
+        let pa = measure!(
+            b,
+            "ecc load_point (canonical, on curve)".into(),
+            e.load_point(b, p)
+        );
+        let qa = e.load_point(b, q);
+        let s = measure!(b, "ecc add_strict".into(), e.add_strict(b, &pa, &qa));
+        measure!(b, "ecc double".into(), e.double(b, &s));
+        measure!(b, "ecc neg".into(), e.neg(b, &s));
+        let acc: batch_ecdsa_circuits::ecc::AccPoint = s.clone().into();
+        measure!(
+            b,
+            "ecc add, accumulator (y proper; used in muls)".into(),
+            e.add_acc(b, &acc.x, &acc.y, &qa.x, &qa.y)
+        );
+        measure!(
+            b,
+            "ecc double, accumulator".into(),
+            e.double_acc(b, &acc.x, &acc.y)
+        );
+        measure!(
+            b,
+            "ecc double-and-add 2A+T, accumulator".into(),
+            e.double_and_add_acc(b, &acc, &qa.x, &qa.y)
+        );
+        let bit = e.fp.range.load_bit(b, true);
+        measure!(b, "ecc select".into(), e.select(b, &bit, &pa, &qa));
+        measure!(
+            b,
+            "ecc assert_equal (copies only)".into(),
+            e.assert_equal(b, &pa, &pa.clone())
+        );
+        let k = e.fq.load_reduced(b, Fq::random(&mut rng));
+        for w in [3u32, 4, 5] {
+            let t = 1usize << w;
+            let table = e.offset_table(b, &pa, q, t);
+            let wins = measure!(
+                b,
+                format!("scalar -> {w}-bit windows"),
+                batch_ecdsa_circuits::ecc::scalar_windows(&e.fq, b, &k, w)
+            );
+            measure!(
+                b,
+                format!("table select, {t} witness points (w = {w})"),
+                e.select_from_table(b, &table, &wins[0].digit)
+            );
+            let consts: Vec<Secp256k1Affine> = (0..t)
+                .map(|i| (Secp256k1::generator() * Fq::from(i as u64 + 1)).to_affine())
+                .collect();
+            measure!(
+                b,
+                format!("table select, {t} constant points (w = {w})"),
+                e.select_constant(b, &consts, &wins[0].digit)
+            );
+            measure!(
+                b,
+                format!("table build, {t} entries (w = {w})"),
+                e.offset_table(b, &pa, q, t)
+            );
+            measure!(
+                b,
+                format!("table build, {t} entries, accumulator (w = {w})"),
+                e.offset_table_acc(b, &pa, q, t)
+            );
+        }
+        for w in [3u32, 4, 5] {
+            measure!(
+                b,
+                format!("fixed_base_mul k*G (w = {w})"),
+                e.fixed_base_mul_w(b, &k, g, w)
+            );
+        }
+        for w in [3u32, 4, 5] {
+            measure!(
+                b,
+                format!("scalar_mul k*P (w = {w})"),
+                e.msm(
+                    b,
+                    std::slice::from_ref(&pa),
+                    std::slice::from_ref(&k),
+                    None,
+                    w
+                )
+            );
+        }
+    }
+    print_rows(
+        &format!("ecc chip, L = {l}, windows 1/3/4/5 configured"),
+        &rows,
+    );
+    let mut rows2: Vec<(String, LayoutStats)> = Vec::new();
+    for w in [3u32, 4, 5] {
+        for nb in [1usize, 2, 8, 32] {
+            let (mut b, e) = new();
+            let pts: Vec<_> = (0..nb)
+                .map(|_| e.load_point(&mut b, rnd_point(&mut rng)))
+                .collect();
+            let ks: Vec<_> = (0..nb)
+                .map(|_| e.fq.load_reduced(&mut b, Fq::random(&mut rng)))
+                .collect();
+            let k0 = e.fq.load_reduced(&mut b, Fq::random(&mut rng));
+            let before = b.stats();
+            e.msm(&mut b, &pts, &ks, Some(&k0), w);
+            let st = b.stats() - before;
+            let per = LayoutStats {
+                advice_cells: st.advice_cells / nb,
+                lookup_cells: st.lookup_cells / nb,
+                rows: st.rows / nb,
+                copies: st.copies / nb,
+            };
+            rows2.push((format!("msm B = {nb} + G term, w = {w}: total"), st));
+            rows2.push((format!("msm B = {nb} + G term, w = {w}: per point"), per));
+        }
+    }
+    print_rows(
+        &format!("msm (Straus, shared doublings, G from a constant table), L = {l}"),
+        &rows2,
+    );
 }

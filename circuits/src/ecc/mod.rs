@@ -26,5 +26,5 @@ mod mul;
 mod point;
 mod table;
 
-pub use mul::{offsets, scalar_windows, ScalarWindow};
-pub use point::{AssignedPoint, EccChip};
+pub use mul::{native_windows, offsets, scalar_windows, ScalarWindow};
+pub use point::{AccPoint, AssignedPoint, EccChip};

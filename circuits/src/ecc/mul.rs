@@ -8,7 +8,7 @@ use halo2curves::secp256k1::{Fq, Secp256k1, Secp256k1Affine};
 use halo2curves::CurveExt;
 use num_bigint::BigUint;
 
-use super::point::{AssignedPoint, EccChip};
+use super::point::{AccPoint, AssignedPoint, EccChip};
 use crate::bigint::{big_to_fe, fe_to_big};
 use crate::field::params::{LIMB_BITS, TOP_LIMB_BITS};
 use crate::field::{FieldChip, Reduced};
@@ -105,8 +105,8 @@ impl EccChip {
         base: Secp256k1Affine,
         w: u32,
     ) -> AssignedPoint {
-        let (acc, off) = self.fixed_base_mul_raw(b, k, base, w);
-        self.add_constant(b, &acc, -off)
+        let (acc, off) = self.fixed_base_acc(b, k, base, w);
+        self.add_constant_acc(b, &acc, -off).finish(self, b)
     }
 
     /// The accumulator of [`Self::fixed_base_mul_w`] before the offset is removed, and that
@@ -118,12 +118,23 @@ impl EccChip {
         base: Secp256k1Affine,
         w: u32,
     ) -> (AssignedPoint, Secp256k1) {
+        let (acc, off) = self.fixed_base_acc(b, k, base, w);
+        (acc.finish(self, b), off)
+    }
+
+    fn fixed_base_acc(
+        &self,
+        b: &mut Builder,
+        k: &Reduced<Fq>,
+        base: Secp256k1Affine,
+        w: u32,
+    ) -> (AccPoint, Secp256k1) {
         let (a, c) = offsets();
         let (a, c) = (Secp256k1::from(a), Secp256k1::from(c));
         let base = Secp256k1::from(base);
         let wins = scalar_windows(&self.fq, b, k, w);
         let t = 1usize << w;
-        let mut acc: Option<AssignedPoint> = None;
+        let mut acc: Option<AccPoint> = None;
         for (j, win) in wins.iter().enumerate() {
             let start = if j == 0 { a + c } else { c };
             let step = mul_big(&base, &(BigUint::from(1u8) << win.offset));
@@ -135,8 +146,8 @@ impl EccChip {
             }
             let sel = self.select_constant(b, &table, &win.digit);
             acc = Some(match acc {
-                None => sel,
-                Some(acc) => self.add_strict(b, &acc, &sel),
+                None => sel.into(),
+                Some(acc) => self.add_acc(b, &acc.x, &acc.y, &sel.x, &sel.y),
             });
         }
         let m = Fq::from(wins.len() as u64);
@@ -148,6 +159,11 @@ impl EccChip {
     pub fn add_constant(&self, b: &mut Builder, p: &AssignedPoint, k: Secp256k1) -> AssignedPoint {
         let kc = self.constant_point(b, k.to_affine());
         self.add_strict(b, p, &kc)
+    }
+
+    fn add_constant_acc(&self, b: &mut Builder, p: &AccPoint, k: Secp256k1) -> AccPoint {
+        let kc = self.constant_point(b, k.to_affine());
+        self.add_acc(b, &p.x, &p.y, &kc.x, &kc.y)
     }
 
     /// `k·P`, windowed (the MSM below with one point, window `self.fixed_window`).
@@ -172,8 +188,8 @@ impl EccChip {
         g_scalar: Option<&Reduced<Fq>>,
         w: u32,
     ) -> AssignedPoint {
-        let (acc, off) = self.msm_raw(b, points, scalars, g_scalar, w);
-        self.add_constant(b, &acc, -off)
+        let (acc, off) = self.msm_acc(b, points, scalars, g_scalar, w);
+        self.add_constant_acc(b, &acc, -off).finish(self, b)
     }
 
     /// The Straus accumulator `acc = Σ kᵢ·Pᵢ (+ k₀·G) + offset` and the constant `offset`.
@@ -182,9 +198,11 @@ impl EccChip {
     ///
     /// Each point gets the table `[C + d·Pᵢ]` (`2^w − 1` strict additions), G the constant table
     /// `[C + d·G]`. All scalars are split into the same windows ([`scalar_windows`]); from the
-    /// top window down: double the accumulator `o_(j+1) − o_j` times (shared by all points),
-    /// then add every point's selected entry. Starting from the constant `A`,
-    /// `acc = 2^(o_top)·A + (Σ_j 2^(o_j))·n_terms·C + Σ kᵢ·Pᵢ`, the offset is that constant.
+    /// top window down: double the accumulator `o_(j+1) − o_j` times (shared by all points; the
+    /// last doubling is merged with the window's first addition, see
+    /// [`EccChip::double_and_add_acc`]), then add every point's selected entry. Starting from
+    /// the constant `A` (folded into G's top-window entries when there is a G term),
+    /// `acc = 2^(o_top)·A + (Σ_j 2^(o_j))·n_terms·C + Σ kᵢ·Pᵢ`; the offset is that constant.
     /// The selections are the one-hot gates (an index is the proven window digit), every
     /// addition proves its x's distinct, and every doubling is of an on-curve point (`y ≠ 0`).
     pub fn msm_raw(
@@ -195,24 +213,87 @@ impl EccChip {
         g_scalar: Option<&Reduced<Fq>>,
         w: u32,
     ) -> (AssignedPoint, Secp256k1) {
+        let (acc, off) = self.msm_acc(b, points, scalars, g_scalar, w);
+        (acc.finish(self, b), off)
+    }
+
+    fn msm_acc(
+        &self,
+        b: &mut Builder,
+        points: &[AssignedPoint],
+        scalars: &[Reduced<Fq>],
+        g_scalar: Option<&Reduced<Fq>>,
+        w: u32,
+    ) -> (AccPoint, Secp256k1) {
         assert_eq!(points.len(), scalars.len(), "one scalar per point");
-        assert!(
-            !points.is_empty() || g_scalar.is_some(),
-            "an MSM needs at least one term"
-        );
-        let (a, c) = offsets();
-        let t = 1usize << w;
-        let tables: Vec<Vec<AssignedPoint>> = points
-            .iter()
-            .map(|p| self.offset_table(b, p, c, t))
-            .collect();
-        let mut wins: Vec<Vec<ScalarWindow>> = scalars
+        let wins: Vec<Vec<ScalarWindow>> = scalars
             .iter()
             .map(|k| scalar_windows(&self.fq, b, k, w))
             .collect();
-        let g_table: Vec<Secp256k1Affine> = {
+        let g_wins = g_scalar.map(|k| scalar_windows(&self.fq, b, k, w));
+        self.msm_windows_acc(b, points, &wins, g_wins.as_deref(), w)
+    }
+
+    /// The MSM of [`Self::msm_raw`] on scalars already split into windows, each digit
+    /// proven `< 2^width` with `width ≤ w` where it was made (e.g. [`scalar_windows`], or
+    /// [`native_windows`] for a short scalar such as a 128-bit batch randomiser, which then
+    /// costs additions only for its own windows). The windows of different scalars may sit at
+    /// different bit offsets: Horner runs over the union of the offsets, and at each offset adds
+    /// the entry of every scalar that has a window there. Returns the accumulator with its
+    /// y canonical and the constant offset `2^(o_top)·A + Σ_(terms) Σ_(windows) 2^o·C`.
+    pub fn msm_windows_raw(
+        &self,
+        b: &mut Builder,
+        points: &[AssignedPoint],
+        windows: &[Vec<ScalarWindow>],
+        g_windows: Option<&[ScalarWindow]>,
+        w: u32,
+    ) -> (AssignedPoint, Secp256k1) {
+        let (acc, off) = self.msm_windows_acc(b, points, windows, g_windows, w);
+        (acc.finish(self, b), off)
+    }
+
+    fn msm_windows_acc(
+        &self,
+        b: &mut Builder,
+        points: &[AssignedPoint],
+        windows: &[Vec<ScalarWindow>],
+        g_windows: Option<&[ScalarWindow]>,
+        w: u32,
+    ) -> (AccPoint, Secp256k1) {
+        assert_eq!(points.len(), windows.len(), "one scalar per point");
+        let all = windows
+            .iter()
+            .flatten()
+            .chain(g_windows.into_iter().flatten());
+        let mut offs: Vec<u32> = all.clone().map(|x| x.offset).collect();
+        assert!(!offs.is_empty(), "an MSM needs at least one window");
+        assert!(
+            all.clone().all(|x| x.width <= w),
+            "digit wider than the window"
+        );
+        for ws in windows.iter().map(|v| v.as_slice()).chain(g_windows) {
+            let mut o: Vec<u32> = ws.iter().map(|x| x.offset).collect();
+            o.sort_unstable();
+            o.dedup();
+            assert_eq!(
+                o.len(),
+                ws.len(),
+                "a scalar's windows must have distinct offsets"
+            );
+        }
+        offs.sort_unstable();
+        offs.dedup();
+        let (a, c) = offsets();
+        let t = 1usize << w;
+        let (a_p, c_p) = (Secp256k1::from(a), Secp256k1::from(c));
+        let tables: Vec<Vec<AccPoint>> = points
+            .iter()
+            .map(|p| self.offset_table_acc(b, p, c, t))
+            .collect();
+        let const_table = |start: Secp256k1| -> Vec<Secp256k1Affine> {
             let g = Secp256k1::generator();
-            let mut cur = Secp256k1::from(c);
+            let mut cur = start;
             (0..t)
                 .map(|_| {
                     let e = cur.to_affine();
@@ -221,33 +302,76 @@ impl EccChip {
                 })
                 .collect()
         };
-        let g_wins = g_scalar.map(|k| scalar_windows(&self.fq, b, k, w));
-        if let Some(gw) = &g_wins {
-            wins.push(gw.clone());
-        }
-        let offsets_of: Vec<u32> = wins[0].iter().map(|x| x.offset).collect();
-        let m = offsets_of.len();
-        let n_terms = wins.len();
-        let mut acc = self.constant_point(b, a);
-        for j in (0..m).rev() {
-            if j + 1 < m {
-                for _ in 0..(offsets_of[j + 1] - offsets_of[j]) {
-                    acc = self.double(b, &acc);
+        let g_table = const_table(c_p);
+        let at = |ws: &[ScalarWindow], o: u32| -> Option<AssignedValue> {
+            ws.iter().find(|x| x.offset == o).map(|x| x.digit)
+        };
+        let mut acc: Option<AccPoint> = None;
+        let mut c_mult = BigUint::from(0u8);
+        for (pos, &o) in offs.iter().enumerate().rev() {
+            let top = acc.is_none();
+            let mut sels: Vec<AccPoint> = Vec::new();
+            for (i, table) in tables.iter().enumerate() {
+                if let Some(d) = at(&windows[i], o) {
+                    sels.push(self.select_from_acc_table(b, table, &d));
+                    c_mult += BigUint::from(1u8) << o;
                 }
             }
-            for (i, table) in tables.iter().enumerate() {
-                let sel = self.select_from_table(b, table, &wins[i][j].digit);
-                acc = self.add_strict(b, &acc, &sel);
+            let g_digit = g_windows.and_then(|gw| at(gw, o));
+            if let Some(d) = g_digit {
+                c_mult += BigUint::from(1u8) << o;
+                if !top {
+                    sels.push(self.select_constant(b, &g_table, &d).into());
+                }
             }
-            if let Some(gw) = &g_wins {
-                let sel = self.select_constant(b, &g_table, &gw[j].digit);
-                acc = self.add_strict(b, &acc, &sel);
+            let mut it = sels.into_iter();
+            let mut acc_v: AccPoint = match acc {
+                // Top offset: start from A, folded into G's entries when G has a window here.
+                None => match g_digit {
+                    Some(d) => self.select_constant(b, &const_table(a_p + c_p), &d).into(),
+                    None => self.constant_point(b, a).into(),
+                },
+                Some(mut prev) => {
+                    for _ in 1..(offs[pos + 1] - o) {
+                        prev = self.double_acc(b, &prev.x, &prev.y);
+                    }
+                    // The last doubling merged with the first addition at this offset.
+                    match it.next() {
+                        Some(s) => self.double_and_add_acc(b, &prev, &s.x, &s.y),
+                        None => self.double_acc(b, &prev.x, &prev.y),
+                    }
+                }
+            };
+            for s in it {
+                acc_v = self.add_acc(b, &acc_v.x, &acc_v.y, &s.x, &s.y);
             }
+            acc = Some(acc_v);
         }
-        let s: BigUint = offsets_of.iter().map(|o| BigUint::from(1u8) << *o).sum();
-        let top = BigUint::from(1u8) << offsets_of[m - 1];
-        let off = mul_big(&Secp256k1::from(a), &top)
-            + mul_big(&Secp256k1::from(c), &(s * BigUint::from(n_terms)));
-        (acc, off)
+        let top = BigUint::from(1u8) << offs[offs.len() - 1];
+        let off = mul_big(&a_p, &top) + mul_big(&c_p, &c_mult);
+        (acc.expect("at least one offset"), off)
     }
+}
+
+/// Windows of a native cell `x` proven `< 2^bits` (`bits ≤ 252`), e.g. a short batch
+/// randomiser: range rows of the `w`-bit section starting from a copy of `x` prove
+/// `x = Σ digit_j·2^(w j)` with each digit looked up (`< 2^w`, the last `< 2^(bits mod w)`),
+/// which also proves `x < 2^bits`. Offsets `w·j`.
+pub fn native_windows(
+    fq: &FieldChip<Fq>,
+    b: &mut Builder,
+    x: &AssignedValue,
+    bits: u32,
+    w: u32,
+) -> Vec<ScalarWindow> {
+    let digits = fq.range.decompose(b, x, bits, w);
+    digits
+        .into_iter()
+        .enumerate()
+        .map(|(j, digit)| ScalarWindow {
+            digit,
+            offset: w * j as u32,
+            width: w.min(bits - w * j as u32),
+        })
+        .collect()
 }

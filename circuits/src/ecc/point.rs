@@ -28,6 +28,41 @@ impl AssignedPoint {
     }
 }
 
+/// An on-curve point whose y is only range-checked (proper, maybe `≥ p`): the accumulator
+/// of the multiplications. x stays canonical (the next addition's `x₁ ≠ x₂` proof needs it);
+/// y only enters multiplications and differences, where any representative mod p works, so
+/// its `< p` proof (25 cells) is paid once, in [`AccPoint::finish`].
+#[derive(Clone, Debug)]
+pub struct AccPoint {
+    pub x: Reduced<Fp>,
+    pub y: Proper<Fp>,
+}
+
+impl From<AssignedPoint> for AccPoint {
+    fn from(p: AssignedPoint) -> Self {
+        AccPoint {
+            x: p.x,
+            y: p.y.into(),
+        }
+    }
+}
+
+impl AccPoint {
+    /// The honest witness value (not a constraint).
+    pub fn value(&self) -> Secp256k1Affine {
+        Secp256k1Affine {
+            x: self.x.fe(),
+            y: self.y.fe(),
+        }
+    }
+
+    /// Proves y canonical (`assert_canonical`), giving an [`AssignedPoint`].
+    pub fn finish(self, chip: &EccChip, b: &mut Builder) -> AssignedPoint {
+        let y = chip.fp.assert_canonical(b, &self.y);
+        AssignedPoint { x: self.x, y }
+    }
+}
+
 /// The curve chip: an `Fp` chip for coordinates and an `Fq` chip for scalars.
 #[derive(Clone, Debug)]
 pub struct EccChip {
@@ -130,18 +165,29 @@ impl EccChip {
     /// With `x_P ≠ x_Q` proven ([`Self::assert_x_distinct`]) and both canonical,
     /// `x_Q − x_P ≢ 0 (mod p)`, so `assert_mul_eq(λ, x_Q − x_P, y_Q − y_P)` fixes `λ mod p`
     /// (λ is only range-checked as proper: any representative works). The outputs are witnessed
-    /// canonical (limbs range-checked, `< p` proven) and bound by
-    /// `λ·λ ≡ x₃ + x_P + x_Q` and `λ·(x_P − x₃) ≡ y₃ + y_P`; a canonical value is unique mod p,
-    /// so `(x₃, y₃)` is exactly the chord sum, which lies on the curve.
+    /// with range-checked limbs, `x₃` proven `< p`, and bound by `λ·λ ≡ x₃ + x_P + x_Q` and
+    /// `λ·(x_P − x₃) ≡ y₃ + y_P`; then `y₃` is proven `< p` too. A canonical value is unique
+    /// mod p, so `(x₃, y₃)` is exactly the chord sum, which lies on the curve.
     pub fn add_strict(
         &self,
         b: &mut Builder,
         p: &AssignedPoint,
         q: &AssignedPoint,
     ) -> AssignedPoint {
-        let (pv, qv) = (p.value(), q.value());
-        let lam = slope_add(pv.x, pv.y, qv.x, qv.y);
-        self.add_with_witness(b, p, q, lam, None)
+        self.add_acc(b, &p.x, &p.y, &q.x, &q.y).finish(self, b)
+    }
+
+    /// The addition of [`Self::add_strict`] on accumulator points (y proper, not canonical).
+    pub fn add_acc(
+        &self,
+        b: &mut Builder,
+        x1: &Reduced<Fp>,
+        y1: &impl FieldValue<Fp>,
+        x2: &Reduced<Fp>,
+        y2: &impl FieldValue<Fp>,
+    ) -> AccPoint {
+        let lam = slope_add(x1.fe(), y1.fe(), x2.fe(), y2.fe());
+        self.add_core(b, x1, y1, x2, y2, lam, None)
     }
 
     /// [`Self::add_strict`] with a caller-chosen slope and optionally result: lets soundness
@@ -155,58 +201,123 @@ impl EccChip {
         lam: Fp,
         result: Option<(Fp, Fp)>,
     ) -> AssignedPoint {
-        let (pv, qv) = (p.value(), q.value());
-        self.assert_x_distinct(b, &p.x, &q.x);
-        let fp = &self.fp;
-        let l = fp.load_proper(b, lam);
-        let dx = fp.sub(b, &q.x, &p.x);
-        let dy = fp.sub(b, &q.y, &p.y);
-        fp.assert_mul_eq(b, &l, &dx, &dy);
-        let x3v = lam.square() - pv.x - qv.x;
-        let y3v = lam * (pv.x - x3v) - pv.y;
-        let (x3v, y3v) = result.unwrap_or((x3v, y3v));
-        self.chord_outputs(b, &l, &p.x, &p.y, &q.x, x3v, y3v)
+        self.add_core(b, &p.x, &p.y, &q.x, &q.y, lam, result)
+            .finish(self, b)
     }
 
-    /// Witnesses canonical `(x₃, y₃)` and proves `λ² ≡ x₃ + x₁ + x₂`, `λ·(x₁ − x₃) ≡ y₃ + y₁`.
+    #[allow(clippy::too_many_arguments)]
+    fn add_core(
+        &self,
+        b: &mut Builder,
+        x1: &Reduced<Fp>,
+        y1: &impl FieldValue<Fp>,
+        x2: &Reduced<Fp>,
+        y2: &impl FieldValue<Fp>,
+        lam: Fp,
+        result: Option<(Fp, Fp)>,
+    ) -> AccPoint {
+        let (x1v, y1v, x2v) = (x1.fe(), y1.fe(), x2.fe());
+        self.assert_x_distinct(b, x1, x2);
+        let fp = &self.fp;
+        let l = fp.load_proper(b, lam);
+        let dx = fp.sub(b, x2, x1);
+        let dy = fp.sub(b, y2, y1);
+        fp.assert_mul_eq(b, &l, &dx, &dy);
+        let x3v = lam.square() - x1v - x2v;
+        let y3v = lam * (x1v - x3v) - y1v;
+        let (x3v, y3v) = result.unwrap_or((x3v, y3v));
+        self.chord_outputs(b, &l, x1, y1, x2, x3v, y3v)
+    }
+
+    /// Witnesses `x₃` (canonical) and `y₃` (proper) and proves `λ² ≡ x₃ + x₁ + x₂`,
+    /// `λ·(x₁ − x₃) ≡ y₃ + y₁`.
     #[allow(clippy::too_many_arguments)]
     fn chord_outputs(
         &self,
         b: &mut Builder,
         l: &Proper<Fp>,
         x1: &Reduced<Fp>,
-        y1: &Reduced<Fp>,
+        y1: &impl FieldValue<Fp>,
         x2: &Reduced<Fp>,
         x3v: Fp,
         y3v: Fp,
-    ) -> AssignedPoint {
+    ) -> AccPoint {
         let fp = &self.fp;
         let x3 = fp.load_reduced(b, x3v);
         let s = fp.add(b, &x3, x1);
         let s = fp.add(b, &s, x2);
         fp.assert_mul_eq(b, l, l, &s);
-        let y3 = fp.load_reduced(b, y3v);
+        let y3 = fp.load_proper(b, y3v);
         let t = fp.sub(b, x1, &x3);
         let u = fp.add(b, &y3, y1);
         fp.assert_mul_eq(b, l, &t, &u);
-        AssignedPoint { x: x3, y: y3 }
+        AccPoint { x: x3, y: y3 }
     }
 
     /// `2P`. The tangent slope is bound by `λ·2y ≡ 3x²`; `2y ≢ 0` because no on-curve point has
     /// `y = 0` (n odd), so `λ` is unique mod p. Outputs as in [`Self::add_strict`] with
     /// `x₂ = x₁`: `λ² ≡ x₃ + 2x`, `λ·(x − x₃) ≡ y₃ + y`.
     pub fn double(&self, b: &mut Builder, p: &AssignedPoint) -> AssignedPoint {
-        let pv = p.value();
-        let lam = slope_double(pv.x, pv.y);
+        self.double_acc(b, &p.x, &p.y).finish(self, b)
+    }
+
+    /// [`Self::double`] on an accumulator point.
+    pub fn double_acc(
+        &self,
+        b: &mut Builder,
+        x: &Reduced<Fp>,
+        y: &impl FieldValue<Fp>,
+    ) -> AccPoint {
+        let (xv, yv) = (x.fe(), y.fe());
+        let lam = slope_double(xv, yv);
         let fp = &self.fp;
         let l = fp.load_proper(b, lam);
-        let xx = fp.mul(b, &p.x, &p.x);
+        let xx = fp.mul(b, x, x);
         let xx3 = fp.scale(b, &xx, 3);
-        let y2 = fp.add(b, &p.y, &p.y);
+        let y2 = fp.add(b, y, y);
         fp.assert_mul_eq(b, &l, &y2, &xx3);
-        let x3v = lam.square() - pv.x.double();
-        let y3v = lam * (pv.x - x3v) - pv.y;
-        self.chord_outputs(b, &l, &p.x, &p.y, &p.x, x3v, y3v)
+        let x3v = lam.square() - xv.double();
+        let y3v = lam * (xv - x3v) - yv;
+        self.chord_outputs(b, &l, x, y, x, x3v, y3v)
+    }
+
+    /// `2A + T` as `(A + T) + A` without witnessing the middle y (Eisenträger–Lauter–Montgomery):
+    /// `λ₁` is bound as in [`Self::add_strict`] (with `x_A ≠ x_T` proven) and `x₃` of
+    /// `S = A + T` as there; `y_S = λ₁(x_A − x₃) − y_A` stays implicit. With `x₃ ≠ x_A` proven,
+    /// the slope of `S + A` is `λ₂ = (y_A − y_S)/(x_A − x₃) = 2y_A/(x_A − x₃) − λ₁`, bound by
+    /// `(λ₁ + λ₂)·(x_A − x₃) ≡ 2y_A` (unique since `x_A − x₃ ≢ 0`), and the outputs by
+    /// `λ₂² ≡ x₄ + x₃ + x_A`, `λ₂·(x_A − x₄) ≡ y₄ + y_A`: exactly `S + A = 2A + T`. Saves the
+    /// y of `S` and the doubling's `x²` against `double` then `add`.
+    pub fn double_and_add_acc(
+        &self,
+        b: &mut Builder,
+        a: &AccPoint,
+        tx: &Reduced<Fp>,
+        ty: &impl FieldValue<Fp>,
+    ) -> AccPoint {
+        let fp = &self.fp;
+        let (xa, ya, xt, yt) = (a.x.fe(), a.y.fe(), tx.fe(), ty.fe());
+        let l1v = slope_add(xa, ya, xt, yt);
+        self.assert_x_distinct(b, &a.x, tx);
+        let l1 = fp.load_proper(b, l1v);
+        let dx = fp.sub(b, tx, &a.x);
+        let dy = fp.sub(b, ty, &a.y);
+        fp.assert_mul_eq(b, &l1, &dx, &dy);
+        let x3v = l1v.square() - xa - xt;
+        let x3 = fp.load_reduced(b, x3v);
+        let s = fp.add(b, &x3, &a.x);
+        let s = fp.add(b, &s, tx);
+        fp.assert_mul_eq(b, &l1, &l1, &s);
+        self.assert_x_distinct(b, &x3, &a.x);
+        let l2v = ya.double() * (xa - x3v).invert().unwrap_or(Fp::ZERO) - l1v;
+        let l2 = fp.load_proper(b, l2v);
+        let ls = fp.add(b, &l1, &l2);
+        let d = fp.sub(b, &a.x, &x3);
+        let y2 = fp.add(b, &a.y, &a.y);
+        fp.assert_mul_eq(b, &ls, &d, &y2);
+        let x4v = l2v.square() - x3v - xa;
+        let y4v = l2v * (xa - x4v) - ya;
+        self.chord_outputs(b, &l2, &a.x, &a.y, &x3, x4v, y4v)
     }
 
     /// `−P = (x, p − y)`: the canonical reduction of the lazy `−y` (`reduce` proves the result

@@ -6,10 +6,10 @@ use halo2curves::secp256k1::{Fp, Secp256k1Affine};
 use num_bigint::BigUint;
 
 use super::gates::{select_height, CONST_LIMB_COLS};
-use super::point::{AssignedPoint, EccChip};
+use super::point::{AccPoint, AssignedPoint, EccChip};
 use crate::bigint::{fe_to_big, native};
 use crate::field::params::{to_limbs, NUM_LIMBS};
-use crate::field::{CrtInt, FieldValue, Reduced};
+use crate::field::{CrtInt, FieldValue, Proper, Reduced};
 use crate::layout::{AssignedValue, Builder, GateKind, Native};
 
 /// The honest one-hot indicator of digit `d` among `t` entries (all zero if `d ≥ t`, which the
@@ -80,35 +80,50 @@ impl EccChip {
         d: &AssignedValue,
         e: &[Native],
     ) -> AssignedPoint {
-        let t = table.len();
-        let w = window_of(t);
-        let first = b.new_rows(select_height(t) as u32);
-        b.enable(GateKind::EccSelect(w), first);
-        let mut out = [Native::ZERO; 6];
-        for (i, (pt, ei)) in table.iter().zip(e.iter()).enumerate() {
-            let r = first + i as u32;
-            b.assign(r, 0, *ei);
-            for l in 0..NUM_LIMBS {
-                let xl = b.copy_of(&pt.x.limbs()[l], r, 1 + l);
-                let yl = b.copy_of(&pt.y.limbs()[l], r + t as u32, 1 + l);
-                out[l] += *ei * xl.value;
-                out[3 + l] += *ei * yl.value;
-            }
+        let entries: Vec<(&CrtInt, &CrtInt)> =
+            table.iter().map(|p| (p.x.crt(), p.y.crt())).collect();
+        let (x, y) = select_block(b, &entries, d, e);
+        AssignedPoint {
+            x: Reduced::wrap(x),
+            y: Reduced::wrap(y),
         }
-        let cells: Vec<AssignedValue> = (0..6)
-            .map(|l| b.assign(first + (t + l) as u32, 0, out[l]))
-            .collect();
-        b.copy_of(d, first + (t + 6) as u32, 0);
-        let max = |f: &dyn Fn(&AssignedPoint) -> &Reduced<Fp>, l: usize| {
-            table
-                .iter()
-                .map(|pt| f(pt).crt().max_limbs[l].clone())
-                .max()
-                .unwrap_or_default()
-        };
-        let xm = [0, 1, 2].map(|l| max(&|pt| &pt.x, l));
-        let ym = [0, 1, 2].map(|l| max(&|pt| &pt.y, l));
-        point_from_cells(&cells, xm, ym)
+    }
+
+    /// The accumulator table `[C, C + P, …, C + (t−1)·P]` (entries with y proper, see
+    /// [`AccPoint`]); the same additions as [`Self::offset_table`] without proving each y `< p`.
+    pub fn offset_table_acc(
+        &self,
+        b: &mut Builder,
+        p: &AssignedPoint,
+        c: Secp256k1Affine,
+        t: usize,
+    ) -> Vec<AccPoint> {
+        let mut out: Vec<AccPoint> = vec![self.constant_point(b, c).into()];
+        for d in 1..t {
+            let prev = &out[d - 1];
+            let next = self.add_acc(b, &prev.x, &prev.y, &p.x, &p.y);
+            out.push(next);
+        }
+        out
+    }
+
+    /// [`Self::select_from_table`] on an accumulator table: the same block; the output's x is
+    /// canonical (every entry's is) and its y proper (every entry's is), and it is exactly the
+    /// entry at index `d`.
+    pub fn select_from_acc_table(
+        &self,
+        b: &mut Builder,
+        table: &[AccPoint],
+        d: &AssignedValue,
+    ) -> AccPoint {
+        let e = indicator(d, table.len());
+        let entries: Vec<(&CrtInt, &CrtInt)> =
+            table.iter().map(|p| (p.x.crt(), p.y.crt())).collect();
+        let (x, y) = select_block(b, &entries, d, &e);
+        AccPoint {
+            x: Reduced::wrap(x),
+            y: Proper::wrap(y),
+        }
     }
 
     /// `table[d]` for a table of constant points: one block of the `EccSelectConst(w)` gate,
@@ -167,6 +182,59 @@ impl EccChip {
             .collect();
         b.copy_of(d, first + 2, 1);
         point_from_cells(&cells, xm, ym)
+    }
+}
+
+/// Lays out one `EccSelect(w)` block over the (x, y) limbs of the entries (indicator `e`,
+/// missing values 0) and returns the selected x and y with the entries' largest limb bounds.
+fn select_block(
+    b: &mut Builder,
+    entries: &[(&CrtInt, &CrtInt)],
+    d: &AssignedValue,
+    e: &[Native],
+) -> (CrtInt, CrtInt) {
+    let t = entries.len();
+    let w = window_of(t);
+    let first = b.new_rows(select_height(t) as u32);
+    b.enable(GateKind::EccSelect(w), first);
+    let mut out = [Native::ZERO; 6];
+    for (i, (x, y)) in entries.iter().enumerate() {
+        let r = first + i as u32;
+        let ei = e.get(i).copied().unwrap_or(Native::ZERO);
+        b.assign(r, 0, ei);
+        for l in 0..NUM_LIMBS {
+            let xl = b.copy_of(&x.limbs[l], r, 1 + l);
+            let yl = b.copy_of(&y.limbs[l], r + t as u32, 1 + l);
+            out[l] += ei * xl.value;
+            out[3 + l] += ei * yl.value;
+        }
+    }
+    let cells: Vec<AssignedValue> = (0..6)
+        .map(|l| b.assign(first + (t + l) as u32, 0, out[l]))
+        .collect();
+    b.copy_of(d, first + (t + 6) as u32, 0);
+    let max = |pick: usize, l: usize| {
+        entries
+            .iter()
+            .map(|(x, y)| if pick == 0 { x } else { y }.max_limbs[l].clone())
+            .max()
+            .unwrap_or_default()
+    };
+    let xm = [0, 1, 2].map(|l| max(0, l));
+    let ym = [0, 1, 2].map(|l| max(1, l));
+    (
+        crt_from_cells(&cells[0..3], xm),
+        crt_from_cells(&cells[3..6], ym),
+    )
+}
+
+fn crt_from_cells(c: &[AssignedValue], m: [BigUint; NUM_LIMBS]) -> CrtInt {
+    let limbs = [c[0], c[1], c[2]];
+    let vals = limbs.map(|v| fe_to_big(&v.value));
+    CrtInt {
+        limbs,
+        value: crate::field::params::from_limbs(&vals),
+        max_limbs: m,
     }
 }
 
