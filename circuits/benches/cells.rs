@@ -200,6 +200,17 @@ fn ecc_rows(l: u32) {
                 format!("table build, {t} entries, accumulator (w = {w})"),
                 e.offset_table_acc(b, &pa, q, t)
             );
+            let acc_table = e.offset_table_acc(b, &pa, q, t);
+            let lt = measure!(
+                b,
+                format!("lookup table load, {t} entries (w = {w})"),
+                e.load_lookup_table(b, acc_table)
+            );
+            measure!(
+                b,
+                format!("lookup select, {t} entries (w = {w})"),
+                e.select_lookup(b, &lt, &wins[0].digit)
+            );
         }
         for w in [3u32, 4, 5] {
             measure!(

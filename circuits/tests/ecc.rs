@@ -106,9 +106,10 @@ fn msm_with_g_matches_native() {
         Fq::random(&mut rng),
         Fq::random(&mut rng),
     );
-    for w in [3u32, 4] {
+    for (w, lookup) in [(3u32, true), (4, true), (4, false)] {
         ok(move |b| {
-            let e = chip(b);
+            let mut e = chip(b);
+            e.lookup_select = lookup;
             let pts = vec![e.load_point(b, p), e.load_point(b, q)];
             let ks = vec![e.fq.load_reduced(b, k1), e.fq.load_reduced(b, k2)];
             let g = e.fq.load_reduced(b, k0);

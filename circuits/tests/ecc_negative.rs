@@ -344,3 +344,43 @@ fn mutation_small_ecc_circuit() {
     assert!(rep.total >= 200);
     assert_eq!(rep.caught, rep.total, "escaped cells {:?}", rep.escaped);
 }
+
+/// The point-table lookup: the right entry passes; another entry of the same table, the same
+/// index of another table, or nothing (all-zero outputs) for the digit fails.
+#[test]
+fn lookup_selection_rejects_wrong_entry_and_wrong_table() {
+    let (p, q, c) = (rnd_point(12), rnd_point(13), rnd_point(14));
+    let k = Fq::from(0x5a5a_u64); // lowest 3-bit window: 2
+                                  // (which table the outputs come from, which entry)
+    let run = move |from_other: bool, pick: Option<usize>| {
+        move |b: &mut Builder| {
+            let e = chip(b);
+            let pa = e.load_point(b, p);
+            let qa = e.load_point(b, q);
+            let ta = e.offset_table_acc(b, &pa, c, 8);
+            let tq = e.offset_table_acc(b, &qa, c, 8);
+            let la = e.load_lookup_table(b, ta);
+            let lq = e.load_lookup_table(b, tq);
+            let ka = e.fq.load_reduced(b, k);
+            let d = scalar_windows(&e.fq, b, &ka, 3)[0].digit;
+            if from_other {
+                // Query table `la` with outputs copied from entry `pick` of `lq`.
+                let mut forged = la.clone();
+                forged.entries = lq.entries.clone();
+                e.select_lookup_pick(b, &forged, &d, pick);
+            } else {
+                let s = e.select_lookup_pick(b, &la, &d, pick);
+                if pick == Some(2) {
+                    let s = s.finish(&e, b);
+                    let want = (Secp256k1::from(c) + p * Fq::from(2)).to_affine();
+                    let want = e.constant_point(b, want);
+                    e.assert_equal(b, &s, &want);
+                }
+            }
+        }
+    };
+    ok(run(false, Some(2)));
+    fails("entry 3 for digit 2", run(false, Some(3)));
+    fails("all-zero outputs", run(false, None));
+    fails("entry 2 of another table", run(true, Some(2)));
+}

@@ -70,8 +70,44 @@ fn one_hot(
     out
 }
 
-/// Adds the selection gates for every window size of [`ecc_select_sizes`].
+/// Adds the point-table lookup and the selection gates for every window size of
+/// [`ecc_select_sizes`].
+///
+/// **Point-table lookup** (dynamic, `lookup_any`, every query at the current row). The table
+/// side is `(key, l0, l1, l2)` on every row: `key` is a fixed column used by nothing else, 0
+/// except on table rows; `l0..l2` are main columns 1–3. A table entry occupies two rows: the
+/// x limbs then the y limbs in columns 1–3 (copies of the entry's cells), with keys
+/// `512·id + 2i + 2` (x) and `512·id + 2i + 3` (y), `id ≥ 1` unique per table, `i` the entry's
+/// index. A query occupies two rows with the fixed `lookup_in = 1`: column 0 a copy of the digit
+/// `d` on both, columns 1–3 the selected x limbs, then y limbs, γ = `512·id + 2` and
+/// `512·id + 3`; its tuple is `lookup_in·(γ + 2d, l0, l1, l2)`.
+///
+/// Soundness: a query's key `512·id + 2d + 2 (+1)` is nonzero, so it can only match a row
+/// whose fixed key equals it, and keys are unique (ids distinct, every entry index and digit
+/// `< 256`: digits are range-checked windows of at most 8 bits): that row is the x (or y) row
+/// of entry d of that table, whose limbs are copy-constrained to the entry. A digit with no
+/// entry matches no row. Rows with `lookup_in = 0` give the input `(0, 0, 0, 0)`, matched by
+/// the empty row every table reserves (key 0, limbs unassigned = 0); rows with key 0 can only
+/// match such zero inputs, whatever their advice holds.
 pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, params: &LayoutParams) {
+    let c = cfg.clone();
+    meta.lookup_any("ecc point table", move |m| {
+        let qi = m.query_fixed(c.lookup_in, Rotation::cur());
+        let key = m.query_fixed(c.lookup_table, Rotation::cur());
+        let g = m.query_fixed(c.gamma, Rotation::cur());
+        let a = |m: &mut VirtualCells<'_, Native>, col: usize| {
+            m.query_advice(c.main[col], Rotation::cur())
+        };
+        let d = a(m, 0);
+        // Table side of degree 1 (a dedicated key column, 0 off table rows): the lookup has
+        // degree 2 + 2 + 1 = 5, which keeps the extended domain of the degree-4 circuit.
+        let mut out = vec![(qi.clone() * (g + d * k(2)), key)];
+        for col in 1..4 {
+            let v = a(m, col);
+            out.push((qi.clone() * v.clone(), v));
+        }
+        out
+    });
     for w in ecc_select_sizes(params) {
         let t = 1usize << w;
         let c = cfg.clone();

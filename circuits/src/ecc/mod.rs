@@ -12,6 +12,11 @@
 //! point with `y = 0` (its order n is odd, so there is no 2-torsion), hence the identity is never
 //! represented and `double` never divides by zero.
 //!
+//! **Selections.** A table entry is chosen by a proven window digit: from a witness table by the
+//! point-table lookup (`select_lookup`, used by the MSM) or the one-hot indicator block
+//! (`select_from_table`), from a constant table by the one-hot block with the constants in fixed
+//! columns (`select_constant`). The gates and why a wrong entry cannot pass are in [`gates`].
+//!
 //! **Offsets.** Multiplications never add the identity: accumulators start at the constant
 //! point `A` and table entries are `C + d·P`, where `A` and `C` are nothing-up-my-sleeve points
 //! (`Secp256k1::hash_to_curve` of fixed strings, see [`offsets`]); the accumulated offset is a
@@ -28,3 +33,4 @@ mod table;
 
 pub use mul::{native_windows, offsets, scalar_windows, ScalarWindow};
 pub use point::{AccPoint, AssignedPoint, EccChip};
+pub use table::PointLookupTable;

@@ -9,6 +9,7 @@ use halo2curves::CurveExt;
 use num_bigint::BigUint;
 
 use super::point::{AccPoint, AssignedPoint, EccChip};
+use super::table::PointLookupTable;
 use crate::bigint::{big_to_fe, fe_to_big};
 use crate::field::params::{LIMB_BITS, TOP_LIMB_BITS};
 use crate::field::{FieldChip, Reduced};
@@ -291,6 +292,14 @@ impl EccChip {
             .iter()
             .map(|p| self.offset_table_acc(b, p, c, t))
             .collect();
+        let lookups: Vec<PointLookupTable> = if self.lookup_select {
+            tables
+                .iter()
+                .map(|tb| self.load_lookup_table(b, tb.clone()))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let const_table = |start: Secp256k1| -> Vec<Secp256k1Affine> {
             let g = Secp256k1::generator();
             let mut cur = start;
@@ -313,7 +322,11 @@ impl EccChip {
             let mut sels: Vec<AccPoint> = Vec::new();
             for (i, table) in tables.iter().enumerate() {
                 if let Some(d) = at(&windows[i], o) {
-                    sels.push(self.select_from_acc_table(b, table, &d));
+                    sels.push(if self.lookup_select {
+                        self.select_lookup(b, &lookups[i], &d)
+                    } else {
+                        self.select_from_acc_table(b, table, &d)
+                    });
                     c_mult += BigUint::from(1u8) << o;
                 }
             }

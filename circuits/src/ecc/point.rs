@@ -71,6 +71,10 @@ pub struct EccChip {
     /// Window of [`EccChip::fixed_base_mul`]: the largest configured selection size (see
     /// `layout::ecc_select_sizes`).
     pub fixed_window: u32,
+    /// How the MSM selects from its witness-point tables: the dynamic point-table lookup
+    /// (`true`, the default: 8 cells per selection plus `6·2^w` per table) or the one-hot
+    /// indicator block (`false`: `7·2^w + 7` per selection). Both are sound; see `gates.rs`.
+    pub lookup_select: bool,
 }
 
 /// `y³`-free helpers on native coordinates: the honest witnesses (never panic; a degenerate
@@ -93,6 +97,7 @@ impl EccChip {
             fp,
             fq,
             fixed_window,
+            lookup_select: true,
         }
     }
 

@@ -10,7 +10,7 @@ use super::point::{AccPoint, AssignedPoint, EccChip};
 use crate::bigint::{fe_to_big, native};
 use crate::field::params::{to_limbs, NUM_LIMBS};
 use crate::field::{CrtInt, FieldValue, Proper, Reduced};
-use crate::layout::{AssignedValue, Builder, GateKind, Native};
+use crate::layout::{AssignedValue, Builder, FixedCol, GateKind, Native};
 
 /// The honest one-hot indicator of digit `d` among `t` entries (all zero if `d ≥ t`, which the
 /// gate then rejects).
@@ -257,5 +257,97 @@ fn point_from_cells(
     AssignedPoint {
         x: mk(&cells[0..3], xm),
         y: mk(&cells[3..6], ym),
+    }
+}
+
+/// A table of points laid out for the dynamic point-table lookup (see `gates.rs`): `id` is
+/// unique per builder (the table's first row + 1), entry `i` has keys `512·id + 2i + 2 (+1)`.
+#[derive(Clone, Debug)]
+pub struct PointLookupTable {
+    pub id: u64,
+    pub entries: Vec<AccPoint>,
+}
+
+impl EccChip {
+    /// Lays out `entries` (at most 256) as a lookup table: per entry two rows of copies of its
+    /// limbs and the fixed key. Cost `6·t` cells (copies), once per table.
+    pub fn load_lookup_table(&self, b: &mut Builder, entries: Vec<AccPoint>) -> PointLookupTable {
+        assert!(
+            entries.len() <= 256,
+            "a point table holds at most 256 entries"
+        );
+        // One extra empty row (key 0, nothing assigned): the zero tuple of non-query rows.
+        let first = b.new_rows(2 * entries.len() as u32 + 1);
+        let id = first as u64 + 1;
+        for (i, p) in entries.iter().enumerate() {
+            let r = first + 2 * i as u32;
+            for (part, v) in [&p.x.limbs()[..], &p.y.limbs()[..]].iter().enumerate() {
+                let row = r + part as u32;
+                let key = 512 * id + 2 * i as u64 + 2 + part as u64;
+                b.set_fixed(FixedCol::LookupTable, row, Native::from(key));
+                for (l, cell) in v.iter().enumerate() {
+                    b.copy_of(cell, row, 1 + l);
+                }
+            }
+        }
+        PointLookupTable { id, entries }
+    }
+
+    /// `table.entries[d]` by two lookup rows, each a copy of the digit and three selected limbs
+    /// (8 cells). The digit must be `< 256` where it was made (a window of at most 8 bits), so
+    /// the keys `512·id + 2d + 2 (+1)` name exactly entry d of this table (see
+    /// `gates.rs`); a digit with no entry has no matching row and fails the lookup. The
+    /// output is that entry: x canonical, y proper, on the curve.
+    pub fn select_lookup(
+        &self,
+        b: &mut Builder,
+        table: &PointLookupTable,
+        d: &AssignedValue,
+    ) -> AccPoint {
+        let idx = fe_to_big(&d.value);
+        // An out-of-range digit (no honest witness) selects nothing: the lookup then fails.
+        let pick = (0..table.entries.len()).find(|i| BigUint::from(*i) == idx);
+        self.select_lookup_pick(b, table, d, pick)
+    }
+
+    /// [`Self::select_lookup`] with the outputs taken from a caller-chosen entry (`None`: all
+    /// zero): soundness tests. Not for circuit code.
+    #[doc(hidden)]
+    pub fn select_lookup_pick(
+        &self,
+        b: &mut Builder,
+        table: &PointLookupTable,
+        d: &AssignedValue,
+        pick: Option<usize>,
+    ) -> AccPoint {
+        let pick = pick.and_then(|i| table.entries.get(i));
+        let r = b.new_rows(2);
+        for part in 0..2u32 {
+            b.set_fixed(FixedCol::LookupIn, r + part, Native::ONE);
+            let key = 512 * table.id + 2 + part as u64;
+            b.set_fixed(FixedCol::Gamma, r + part, Native::from(key));
+            b.copy_of(d, r + part, 0);
+        }
+        let val = |f: &dyn Fn(&AccPoint) -> Native| pick.map(f).unwrap_or(Native::ZERO);
+        let xs: Vec<AssignedValue> = (0..NUM_LIMBS)
+            .map(|l| b.assign(r, 1 + l, val(&|p| p.x.limbs()[l].value)))
+            .collect();
+        let ys: Vec<AssignedValue> = (0..NUM_LIMBS)
+            .map(|l| b.assign(r + 1, 1 + l, val(&|p| p.y.limbs()[l].value)))
+            .collect();
+        let bound = |f: &dyn Fn(&AccPoint) -> &CrtInt, l: usize| {
+            table
+                .entries
+                .iter()
+                .map(|p| f(p).max_limbs[l].clone())
+                .max()
+                .unwrap_or_default()
+        };
+        let xm = [0, 1, 2].map(|l| bound(&|p| p.x.crt(), l));
+        let ym = [0, 1, 2].map(|l| bound(&|p| p.y.crt(), l));
+        AccPoint {
+            x: Reduced::wrap(crt_from_cells(&xs, xm)),
+            y: Proper::wrap(crt_from_cells(&ys, ym)),
+        }
     }
 }

@@ -146,6 +146,11 @@ pub enum FixedCol {
     Beta,
     Mu,
     Gamma,
+    /// 1 on the rows of a point-table query (ecc dynamic lookup), 0 elsewhere.
+    LookupIn,
+    /// The key of a point-table entry row (ecc dynamic lookup), 0 elsewhere; used by nothing
+    /// else.
+    LookupTable,
 }
 
 /// The columns and selectors of one phase.
@@ -163,6 +168,8 @@ pub struct GroupConfig {
     pub beta: Column<Fixed>,
     pub mu: Column<Fixed>,
     pub gamma: Column<Fixed>,
+    pub lookup_in: Column<Fixed>,
+    pub lookup_table: Column<Fixed>,
     pub selectors: Vec<(GateKind, Selector)>,
 }
 
@@ -200,6 +207,7 @@ impl GroupConfig {
             meta.fixed_column(),
             meta.fixed_column(),
         );
+        let (lookup_in, lookup_table) = (meta.fixed_column(), meta.fixed_column());
         let mut kinds = vec![
             GateKind::Range,
             GateKind::Lin,
@@ -228,6 +236,8 @@ impl GroupConfig {
             beta,
             mu,
             gamma,
+            lookup_in,
+            lookup_table,
             selectors,
         };
         // Every looked-up cell must be in the table section named by its row's tag. Rows without
@@ -276,6 +286,8 @@ impl GroupConfig {
             FixedCol::Beta => self.beta,
             FixedCol::Mu => self.mu,
             FixedCol::Gamma => self.gamma,
+            FixedCol::LookupIn => self.lookup_in,
+            FixedCol::LookupTable => self.lookup_table,
         }
     }
 }
