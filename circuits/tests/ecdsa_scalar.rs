@@ -149,7 +149,7 @@ fn scalar_gadgets_every_cell_caught() {
             let _u = div(&fq, b, &h, &s);
             let _v = div(&fq, b, r.value(), &s);
         });
-        let rep = mutation_test(K, &c, 400, 5);
+        let rep = mutation_test(K, &c, 250, 5);
         println!("{rep}");
         assert!(rep.total > 100);
         assert_eq!(rep.caught, rep.total, "escaped: {:?}", rep.escaped);
