@@ -3,52 +3,19 @@
 //! keygen, prove, verify; a false claim does not verify. (A first version of the lookup, whose
 //! table side had degree 2, passed MockProver but its real proofs did not verify; see CELLS.md.)
 
+mod common;
+
 use batch_ecdsa_circuits::config::BuilderCircuit;
 use batch_ecdsa_circuits::ecc::{scalar_windows, EccChip};
 use batch_ecdsa_circuits::field::FieldChip;
-use batch_ecdsa_circuits::layout::{Builder, LayoutParams, Native};
+use batch_ecdsa_circuits::layout::{Builder, LayoutParams};
 use batch_ecdsa_circuits::range::RangeChip;
 use batch_ecdsa_circuits::test_utils::mock_verify;
 use ff::Field;
 use group::Curve;
-use halo2_proofs::plonk::{create_proof, keygen_pk, keygen_vk, verify_proof, Circuit};
-use halo2_proofs::poly::commitment::ParamsProver;
-use halo2_proofs::poly::kzg::commitment::{KZGCommitmentScheme, ParamsKZG};
-use halo2_proofs::poly::kzg::multiopen::{ProverSHPLONK, VerifierSHPLONK};
-use halo2_proofs::poly::kzg::strategy::SingleStrategy;
-use halo2_proofs::transcript::{
-    Blake2bRead, Blake2bWrite, Challenge255, TranscriptReadBuffer, TranscriptWriterBuffer,
-};
-use halo2curves::bn256::{Bn256, G1Affine};
 use halo2curves::secp256k1::{Fq, Secp256k1, Secp256k1Affine};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-
-fn prove_and_verify<C: Circuit<Native>>(k: u32, keygen_circuit: &C, circuit: C) -> bool {
-    let params = ParamsKZG::<Bn256>::setup(k, ChaCha20Rng::seed_from_u64(0));
-    let vk = keygen_vk(&params, keygen_circuit).expect("vk");
-    let pk = keygen_pk(&params, vk, keygen_circuit).expect("pk");
-    let mut transcript = Blake2bWrite::<_, G1Affine, Challenge255<_>>::init(vec![]);
-    create_proof::<KZGCommitmentScheme<Bn256>, ProverSHPLONK<'_, Bn256>, _, _, _, _>(
-        &params,
-        &pk,
-        &[circuit],
-        &[&[]],
-        ChaCha20Rng::seed_from_u64(1),
-        &mut transcript,
-    )
-    .expect("proof");
-    let proof = transcript.finalize();
-    let mut tr = Blake2bRead::<_, G1Affine, Challenge255<_>>::init(&proof[..]);
-    verify_proof::<KZGCommitmentScheme<Bn256>, VerifierSHPLONK<'_, Bn256>, _, _, _>(
-        params.verifier_params(),
-        pk.get_vk(),
-        SingleStrategy::new(&params),
-        &[&[]],
-        &mut tr,
-    )
-    .is_ok()
-}
 
 fn params() -> LayoutParams {
     let mut p = LayoutParams::new(10);
@@ -95,10 +62,10 @@ fn ecc_real_proof_with_lookup_and_selection_gates() {
     let good = circuit(p, c, k, want.to_affine());
     let kk = good.params.min_k(good.builder().rows() as usize);
     mock_verify(kk, &good).expect("mock");
-    assert!(prove_and_verify(kk, &good, good.clone()));
+    assert!(common::prove_and_verify(kk, &good, good.clone()));
     let bad = circuit(p, c, k, (want + g).to_affine());
     let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        prove_and_verify(kk, &good, bad)
+        common::prove_and_verify(kk, &good, bad)
     }))
     .unwrap_or(false);
     assert!(!ok, "a false sum verified");

@@ -13,46 +13,10 @@ use batch_ecdsa_circuits::test_utils::mock_verify;
 use common::*;
 use ff::Field;
 use halo2_proofs::circuit::{Layouter, SimpleFloorPlanner};
-use halo2_proofs::plonk::{
-    create_proof, keygen_pk, keygen_vk, verify_proof, Circuit, ConstraintSystem, Error,
-};
-use halo2_proofs::poly::commitment::ParamsProver;
-use halo2_proofs::poly::kzg::commitment::{KZGCommitmentScheme, ParamsKZG};
-use halo2_proofs::poly::kzg::multiopen::{ProverSHPLONK, VerifierSHPLONK};
-use halo2_proofs::poly::kzg::strategy::SingleStrategy;
-use halo2_proofs::transcript::{
-    Blake2bRead, Blake2bWrite, Challenge255, TranscriptReadBuffer, TranscriptWriterBuffer,
-};
-use halo2curves::bn256::{Bn256, G1Affine};
+use halo2_proofs::plonk::{Circuit, ConstraintSystem, Error};
 use halo2curves::secp256k1::Fp;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-
-fn prove_and_verify<C: Circuit<Native>>(k: u32, keygen_circuit: &C, circuit: C) -> bool {
-    let params = ParamsKZG::<Bn256>::setup(k, ChaCha20Rng::seed_from_u64(0));
-    let vk = keygen_vk(&params, keygen_circuit).expect("vk");
-    let pk = keygen_pk(&params, vk, keygen_circuit).expect("pk");
-    let mut transcript = Blake2bWrite::<_, G1Affine, Challenge255<_>>::init(vec![]);
-    create_proof::<KZGCommitmentScheme<Bn256>, ProverSHPLONK<'_, Bn256>, _, _, _, _>(
-        &params,
-        &pk,
-        &[circuit],
-        &[&[]],
-        ChaCha20Rng::seed_from_u64(1),
-        &mut transcript,
-    )
-    .expect("proof");
-    let proof = transcript.finalize();
-    let mut tr = Blake2bRead::<_, G1Affine, Challenge255<_>>::init(&proof[..]);
-    verify_proof::<KZGCommitmentScheme<Bn256>, VerifierSHPLONK<'_, Bn256>, _, _, _>(
-        params.verifier_params(),
-        pk.get_vk(),
-        SingleStrategy::new(&params),
-        &[&[]],
-        &mut tr,
-    )
-    .is_ok()
-}
 
 fn mul_circuit(x: Fp, y: Fp, want: Fp) -> BuilderCircuit {
     circuit(move |b| {
