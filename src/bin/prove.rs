@@ -147,8 +147,10 @@ fn main() -> ExitCode {
     if args.unchecked {
         eprintln!("--unchecked: the native pre-check is skipped; the circuit alone decides");
     }
-    let witnesses = match witnesses_from_batch(&batch, policy, !args.unchecked) {
-        Ok(w) => w,
+    // The pre-check runs before any params or keys are touched, so an invalid batch fails
+    // fast; `Prover::prove` below runs it again (milliseconds) as the library always does.
+    match witnesses_from_batch(&batch, policy, !args.unchecked) {
+        Ok(_) => {}
         Err(WitnessBuildError::Invalid(invalid)) => {
             for e in &invalid {
                 println!("{e}");
@@ -160,7 +162,7 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
         Err(e) => return bad_input([e.to_string()]),
-    };
+    }
     if !args.unchecked {
         eprintln!("native pre-check: all {b} signatures valid");
     }
@@ -187,7 +189,7 @@ fn main() -> ExitCode {
         checked: !args.unchecked,
         seed: None,
     };
-    let proved = match prover.prove_witnesses(witnesses, options, &bars) {
+    let proved = match prover.prove(&batch, options, &bars) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: {e}");

@@ -97,8 +97,9 @@ fn compare_with_batch(file: &ProofFile, batch: &BatchFile, policy: Policy) -> Ve
                 }
                 if !what.is_empty() {
                     out.push(format!(
-                        "signature {i}: {} differs between the batch file and the proof",
-                        what.join(" and ")
+                        "signature {i}: {} {} between the batch file and the proof",
+                        what.join(" and "),
+                        if what.len() > 1 { "differ" } else { "differs" }
                     ));
                 }
             }
