@@ -27,7 +27,7 @@ use serde_json::{json, Value};
 
 /// Default size of the demo batch: a fresh `cargo run --release --bin prove` (params, keygen,
 /// proof, self-check) stays within 5 minutes on 2 cores (README).
-const DEMO_COUNT: usize = 4;
+const DEMO_COUNT: usize = 2;
 
 #[derive(Parser, Debug)]
 #[command(name = "prove", version)]

@@ -279,7 +279,12 @@ fn store(
             write_atomic(&path, &bytes).map_err(|e| write_err(&path, e))?;
             Some(hex::encode(keccak256(&bytes)))
         }
-        None => None,
+        // A verifier caching only the vk keeps a cached pk of the same configuration listed
+        // (its hash is still checked whenever it is read).
+        None => read_meta(&stem.with_extension("json"))
+            .ok()
+            .filter(|m| m.cache_key == hex::encode(key))
+            .and_then(|m| m.pk_keccak),
     };
     let meta = KeyMeta {
         cache_key: hex::encode(key),
