@@ -1,4 +1,12 @@
-//! The prover side: KZG parameters now; keys, proofs and proof files arrive with the prover
-//! issue (DESIGN §2, §5).
+//! The prover side (DESIGN §2, §5): KZG parameters, the circuit choice and its layout, keys
+//! (cached), proofs and proof files, and the [`api`] a sequencer uses.
+//!
+//! Layers, each using only those above it in this list: [`params`] (the SRS), [`circuit`]
+//! (which circuit, its layout, witnesses from a batch file), [`keys`] (keygen, key hash,
+//! cache), [`proof`] (create / verify, the proof file), [`api`] (`Prover`, `Verifier`).
 
+pub mod api;
+pub mod circuit;
+pub mod keys;
 pub mod params;
+pub mod proof;

@@ -1,0 +1,530 @@
+//! The library API for a sequencer: a [`Prover`] built once for a circuit and a batch size
+//! (parameters and keys loaded or made, cached under a params folder), then
+//! [`Prover::prove`] for every batch; [`Verifier`] checks proof files.
+//!
+//! ```no_run
+//! use std::path::Path;
+//! use batch_ecdsa::batch::{BatchFile, Policy};
+//! use batch_ecdsa::demo::demo_batch;
+//! use batch_ecdsa::prover::api::{ProveOptions, Prover, Silent, Verifier};
+//! use batch_ecdsa::prover::circuit::CircuitKind;
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let params_dir = Path::new("params");
+//! // Once: the development SRS (INSECURE) and the keys for batches of 2 signatures.
+//! let prover = Prover::new(CircuitKind::Batch, 2, params_dir, &Silent)?;
+//! // For every batch of 2:
+//! let records = demo_batch(2, 1, &[]).expect("demo batch");
+//! let batch = BatchFile::from_records(&records).expect("well formed");
+//! let proved = prover.prove(&batch, ProveOptions::default(), &Silent)?;
+//! assert!(proved.self_verified);
+//! proved.file.save(Path::new("proof.json"))?;
+//! // Anyone with the params folder:
+//! let verifier = Verifier::for_proof_file(&proved.file, params_dir, &Silent)?;
+//! verifier.verify(&proved.file)?;
+//! # Ok(()) }
+//! ```
+//!
+//! (`no_run`: a real proof takes tens of seconds; `tests/prover_api.rs` runs the same steps.)
+//!
+//! Progress goes through [`Progress`]: the library prints nothing; the command line shows
+//! progress bars on stderr.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use batch_ecdsa_circuits::ecdsa::SignatureWitness;
+use halo2_proofs::halo2curves::bn256::{Bn256, G1Affine};
+use halo2_proofs::plonk::{ProvingKey, VerifyingKey};
+use halo2_proofs::poly::kzg::commitment::ParamsKZG;
+use rand_chacha::rand_core::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+
+use super::circuit::{witnesses_from_batch, AnyCircuit, CircuitKind, CircuitStats, WitnessBuildError};
+use super::keys::{self, KeyError, KeySource};
+use super::params::{dev_params_path, load_or_create_dev, read_params, ParamsError};
+use super::proof::{
+    self, instance_of, ProofFile, ProofFileError, ProveError, PublicInputRecord,
+    PROOF_FILE_VERSION,
+};
+use crate::batch::{BatchFile, Policy};
+use crate::hexfmt::encode_hex;
+
+/// A long phase of the prover.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Laying the circuit out for the batch size (fitting k).
+    Layout,
+    /// Reading or generating the KZG parameters.
+    Setup,
+    /// Reading or generating the keys.
+    Keygen,
+    /// Building the witness (native items and the circuit's advice values).
+    Witness,
+    /// `create_proof`.
+    Prove,
+    /// `verify_proof`.
+    Verify,
+}
+
+impl Phase {
+    pub fn label(self) -> &'static str {
+        match self {
+            Phase::Layout => "layout",
+            Phase::Setup => "setup",
+            Phase::Keygen => "keygen",
+            Phase::Witness => "witness",
+            Phase::Prove => "prove",
+            Phase::Verify => "verify",
+        }
+    }
+}
+
+/// Receives progress reports. Every method has an empty default.
+pub trait Progress {
+    /// A phase begins.
+    fn started(&self, _phase: Phase) {}
+    /// A phase ended after `elapsed`.
+    fn finished(&self, _phase: Phase, _elapsed: Duration) {}
+    /// Something worth telling the user (e.g. "params generated", "keys from cache").
+    fn note(&self, _text: &str) {}
+}
+
+/// Reports nothing.
+pub struct Silent;
+impl Progress for Silent {}
+
+fn timed<T>(progress: &dyn Progress, phase: Phase, f: impl FnOnce() -> T) -> (T, Duration) {
+    progress.started(phase);
+    let start = Instant::now();
+    let out = f();
+    let elapsed = start.elapsed();
+    progress.finished(phase, elapsed);
+    (out, elapsed)
+}
+
+/// Errors of the prover. [`ProverError::exit_code`] maps them to DESIGN §5's codes.
+#[derive(Debug, thiserror::Error)]
+pub enum ProverError {
+    #[error(transparent)]
+    Params(#[from] ParamsError),
+    #[error(transparent)]
+    Keys(#[from] KeyError),
+    #[error("{0}")]
+    Witness(#[from] WitnessBuildError),
+    #[error(transparent)]
+    Prove(#[from] ProveError),
+}
+
+impl ProverError {
+    /// 1 for an invalid batch (a signature fails, or the circuit cannot be satisfied),
+    /// 2 for bad input or an environment failure.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            ProverError::Witness(WitnessBuildError::Invalid(_)) => 1,
+            ProverError::Prove(_) => 1,
+            _ => 2,
+        }
+    }
+}
+
+/// How a batch is proven.
+#[derive(Clone, Copy, Debug)]
+pub struct ProveOptions {
+    pub policy: Policy,
+    /// Run the native check first and refuse an invalid batch (default). `false` is
+    /// `prove --unchecked`: the circuit alone then decides, and its proof fails verification.
+    pub checked: bool,
+    /// Seed of the prover's blinding randomness; None draws it from the OS.
+    pub seed: Option<u64>,
+}
+
+impl Default for ProveOptions {
+    fn default() -> Self {
+        Self {
+            policy: Policy::default(),
+            checked: true,
+            seed: None,
+        }
+    }
+}
+
+/// What setting a prover up cost.
+#[derive(Clone, Debug)]
+pub struct SetupReport {
+    pub layout_s: f64,
+    /// Whether the development params were generated (else read from the params folder).
+    pub params_generated: bool,
+    pub params_s: f64,
+    /// Keygen time, or the time to read and check cached keys.
+    pub keygen_s: f64,
+    pub keys_from_cache: bool,
+    /// Why a cached key was rejected, if one was.
+    pub cache_rejected: Option<String>,
+    pub pk_bytes: u64,
+}
+
+/// A prover for one circuit and batch size (see the module doc).
+pub struct Prover {
+    template: AnyCircuit,
+    params: ParamsKZG<Bn256>,
+    pk: ProvingKey<G1Affine>,
+    vk_hash: [u8; 32],
+    stats: CircuitStats,
+    setup: SetupReport,
+}
+
+/// A proof and what it cost.
+#[derive(Clone, Debug)]
+pub struct Proved {
+    pub file: ProofFile,
+    /// Native item building plus the circuit's advice values (measured apart from proving;
+    /// `create_proof` computes them again inside `prove_s`).
+    pub witness_s: f64,
+    pub prove_s: f64,
+    /// The prover's own check of the proof.
+    pub verify_s: f64,
+    pub self_verified: bool,
+    pub proof_bytes: usize,
+}
+
+impl Prover {
+    /// Lays the circuit out for `batch_size`, loads (or generates and caches) the development
+    /// params for its k under `params_dir`, and loads (or generates and caches) its keys under
+    /// `params_dir/keys`.
+    pub fn new(
+        kind: CircuitKind,
+        batch_size: usize,
+        params_dir: &Path,
+        progress: &dyn Progress,
+    ) -> Result<Self, ProverError> {
+        let (template, layout) = timed(progress, Phase::Layout, || {
+            AnyCircuit::fitted_for_size(kind, batch_size)
+        });
+        let template = template?;
+        let stats = template.stats();
+        let (params, params_t) = timed(progress, Phase::Setup, || {
+            load_or_create_dev(params_dir, template.k())
+        });
+        let (params, params_generated) = params?;
+        progress.note(&format!(
+            "INSECURE development setup (k = {}): {} {}",
+            template.k(),
+            if params_generated { "generated and saved to" } else { "read from" },
+            dev_params_path(params_dir, template.k()).display()
+        ));
+        let (keys, keygen_t) = timed(progress, Phase::Keygen, || {
+            keys::load_or_generate(&params, &template, &keys::keys_dir(params_dir))
+        });
+        let keys = keys?;
+        let (keys_from_cache, cache_rejected) = match &keys.source {
+            KeySource::Cache => (true, None),
+            KeySource::Generated { rejected } => (false, rejected.clone()),
+        };
+        if let Some(why) = &cache_rejected {
+            progress.note(&format!("cached keys rejected ({why}); generated again"));
+        }
+        progress.note(if keys_from_cache {
+            "keys read from the cache"
+        } else {
+            "keys generated and cached"
+        });
+        Ok(Self {
+            setup: SetupReport {
+                layout_s: layout.as_secs_f64(),
+                params_generated,
+                params_s: params_t.as_secs_f64(),
+                keygen_s: keygen_t.as_secs_f64(),
+                keys_from_cache,
+                cache_rejected,
+                pk_bytes: keys.pk_bytes,
+            },
+            template,
+            params,
+            vk_hash: keys.vk_hash,
+            pk: keys.pk,
+            stats,
+        })
+    }
+
+    pub fn kind(&self) -> CircuitKind {
+        self.template.kind()
+    }
+    pub fn batch_size(&self) -> usize {
+        self.template.batch_size()
+    }
+    pub fn k(&self) -> u32 {
+        self.template.k()
+    }
+    pub fn stats(&self) -> CircuitStats {
+        self.stats
+    }
+    pub fn vk_hash(&self) -> [u8; 32] {
+        self.vk_hash
+    }
+    pub fn setup_report(&self) -> &SetupReport {
+        &self.setup
+    }
+    pub fn params(&self) -> &ParamsKZG<Bn256> {
+        &self.params
+    }
+    pub fn verifying_key(&self) -> &VerifyingKey<G1Affine> {
+        self.pk.get_vk()
+    }
+
+    /// Proves a batch (of exactly [`Prover::batch_size`] signatures) and checks the proof.
+    /// An invalid batch is refused with every invalid signature named, unless
+    /// `options.checked` is false.
+    pub fn prove(
+        &self,
+        batch: &BatchFile,
+        options: ProveOptions,
+        progress: &dyn Progress,
+    ) -> Result<Proved, ProverError> {
+        if batch.len() != self.batch_size() {
+            return Err(WitnessBuildError::WrongSize {
+                expected: self.batch_size(),
+                got: batch.len(),
+            }
+            .into());
+        }
+        progress.started(Phase::Witness);
+        let start = Instant::now();
+        let witnesses = witnesses_from_batch(batch, options.policy, options.checked);
+        let witnesses = match witnesses {
+            Ok(w) => w,
+            Err(e) => {
+                progress.finished(Phase::Witness, start.elapsed());
+                return Err(e.into());
+            }
+        };
+        self.prove_witnesses_from(witnesses, options, progress, start)
+    }
+
+    /// Proves given circuit witnesses (no native pre-check: the caller vouches for them, or
+    /// wants to see the circuit reject them).
+    pub fn prove_witnesses(
+        &self,
+        witnesses: Vec<SignatureWitness>,
+        options: ProveOptions,
+        progress: &dyn Progress,
+    ) -> Result<Proved, ProverError> {
+        progress.started(Phase::Witness);
+        self.prove_witnesses_from(witnesses, options, progress, Instant::now())
+    }
+
+    fn prove_witnesses_from(
+        &self,
+        witnesses: Vec<SignatureWitness>,
+        options: ProveOptions,
+        progress: &dyn Progress,
+        witness_start: Instant,
+    ) -> Result<Proved, ProverError> {
+        let circuit = match self.template.with_witnesses(witnesses) {
+            Ok(c) => c,
+            Err(e) => {
+                progress.finished(Phase::Witness, witness_start.elapsed());
+                return Err(e.into());
+            }
+        };
+        // The advice values: one layout run with the real witnesses.
+        let _ = circuit.stats();
+        let witness_t = witness_start.elapsed();
+        progress.finished(Phase::Witness, witness_t);
+
+        let rng = match options.seed {
+            Some(s) => ChaCha20Rng::seed_from_u64(s),
+            None => ChaCha20Rng::from_entropy(),
+        };
+        let (proof, prove_t) = timed(progress, Phase::Prove, || {
+            proof::create_proof(&self.params, &self.pk, &circuit, rng)
+        });
+        let proof = proof?;
+        let instance = circuit.instance();
+        let (ok, verify_t) = timed(progress, Phase::Verify, || {
+            proof::verify_proof(&self.params, self.pk.get_vk(), &instance, &proof)
+        });
+        let public_inputs = circuit.witnesses().iter().map(public_input_of).collect();
+        let file = ProofFile {
+            version: PROOF_FILE_VERSION,
+            circuit: self.kind(),
+            batch_size: self.batch_size(),
+            k: self.k(),
+            window: circuit.window(),
+            transcript: "blake2b".into(),
+            multiopen: "shplonk".into(),
+            insecure_dev_params: true,
+            public_inputs,
+            vk_hash: encode_hex(&self.vk_hash),
+            proof: encode_hex(&proof),
+        };
+        Ok(Proved {
+            file,
+            witness_s: witness_t.as_secs_f64(),
+            prove_s: prove_t.as_secs_f64(),
+            verify_s: verify_t.as_secs_f64(),
+            self_verified: ok,
+            proof_bytes: proof.len(),
+        })
+    }
+
+    /// Verifies a proof file made for this prover's circuit and batch size.
+    pub fn verify(&self, file: &ProofFile) -> Result<Duration, VerifyError> {
+        check_against(file, self.kind(), self.batch_size(), self.k(), &self.vk_hash)?;
+        verify_file(&self.params, self.pk.get_vk(), file)
+    }
+}
+
+/// The proof-file record of a witness's public part: `h` and `Q` as 32-byte big-endian
+/// integers (a witness built from a parsed batch holds them canonical).
+fn public_input_of(w: &SignatureWitness) -> PublicInputRecord {
+    fn be32(v: &num_bigint::BigUint) -> [u8; 32] {
+        let bytes = v.to_bytes_be();
+        let mut out = [0u8; 32];
+        let n = bytes.len().min(32);
+        out[32 - n..].copy_from_slice(&bytes[bytes.len() - n..]);
+        out
+    }
+    let mut key = vec![4u8];
+    key.extend_from_slice(&be32(&w.q.0));
+    key.extend_from_slice(&be32(&w.q.1));
+    PublicInputRecord {
+        msg_hash: encode_hex(&be32(&w.h)),
+        pubkey: encode_hex(&key),
+    }
+}
+
+/// Why a proof file was not accepted. [`VerifyError::exit_code`]: 1 invalid, 2 bad input.
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    #[error(transparent)]
+    File(#[from] ProofFileError),
+    #[error("params for k = {k} are missing or unreadable: {reason}")]
+    Params { k: u32, reason: String },
+    #[error(transparent)]
+    Keys(#[from] KeyError),
+    #[error("{0}")]
+    Layout(#[from] WitnessBuildError),
+    /// The proof is not valid for the public inputs it carries (or was made for another
+    /// circuit).
+    #[error("invalid proof: {0}")]
+    Invalid(String),
+}
+
+impl VerifyError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            VerifyError::Invalid(_) => 1,
+            _ => 2,
+        }
+    }
+}
+
+fn check_against(
+    file: &ProofFile,
+    kind: CircuitKind,
+    batch_size: usize,
+    k: u32,
+    vk_hash: &[u8; 32],
+) -> Result<(), VerifyError> {
+    if file.circuit != kind || file.batch_size != batch_size {
+        return Err(VerifyError::Invalid(format!(
+            "the proof is for the {} circuit with B = {}, this verifier for {} with B = {}",
+            file.circuit, file.batch_size, kind, batch_size
+        )));
+    }
+    if file.k != k {
+        return Err(VerifyError::Invalid(format!(
+            "the proof claims k = {}, but the {} circuit for B = {} has k = {k}",
+            file.k, kind, batch_size
+        )));
+    }
+    if file.vk_hash_bytes()? != *vk_hash {
+        return Err(VerifyError::Invalid(format!(
+            "verifying-key hash {} differs from this build's {} (proof made by another circuit build)",
+            file.vk_hash,
+            encode_hex(vk_hash)
+        )));
+    }
+    Ok(())
+}
+
+fn verify_file(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    file: &ProofFile,
+) -> Result<Duration, VerifyError> {
+    let instance = instance_of(&file.public_inputs()?);
+    let proof = file.proof_bytes()?;
+    let start = Instant::now();
+    if proof::verify_proof(params, vk, &instance, &proof) {
+        Ok(start.elapsed())
+    } else {
+        Err(VerifyError::Invalid(
+            "the proof does not verify for the public inputs it carries".into(),
+        ))
+    }
+}
+
+/// A verifier for the circuit, batch size and k a proof file names.
+pub struct Verifier {
+    kind: CircuitKind,
+    batch_size: usize,
+    k: u32,
+    params: ParamsKZG<Bn256>,
+    vk: VerifyingKey<G1Affine>,
+    vk_hash: [u8; 32],
+    /// Whether the verifying key came from the cache.
+    pub vk_from_cache: bool,
+}
+
+impl Verifier {
+    /// Lays the named circuit out, reads the params for its k from `params_dir` (they are
+    /// never generated here: missing params are bad input) and loads or generates its
+    /// verifying key. Does not look at the proof itself.
+    pub fn for_proof_file(
+        file: &ProofFile,
+        params_dir: &Path,
+        progress: &dyn Progress,
+    ) -> Result<Self, VerifyError> {
+        let (circuit, _) = timed(progress, Phase::Layout, || {
+            AnyCircuit::fitted_for_size(file.circuit, file.batch_size)
+        });
+        let circuit = circuit?;
+        let k = circuit.k();
+        let path = dev_params_path(params_dir, k);
+        let (params, _) = timed(progress, Phase::Setup, || read_params(&path, k));
+        let params = params.map_err(|e| VerifyError::Params {
+            k,
+            reason: e.to_string(),
+        })?;
+        progress.note(&format!(
+            "INSECURE development setup (k = {k}) read from {}",
+            path.display()
+        ));
+        let (vk, _) = timed(progress, Phase::Keygen, || {
+            keys::load_or_generate_vk(&params, &circuit, &keys::keys_dir(params_dir))
+        });
+        let (vk, vk_hash, source) = vk?;
+        Ok(Self {
+            kind: file.circuit,
+            batch_size: file.batch_size,
+            k,
+            params,
+            vk,
+            vk_hash,
+            vk_from_cache: source == KeySource::Cache,
+        })
+    }
+
+    pub fn vk_hash(&self) -> [u8; 32] {
+        self.vk_hash
+    }
+
+    /// Checks that the file is for this verifier's circuit (kind, B, k, vk hash) and that its
+    /// proof verifies for the public inputs it carries. Returns the verification time.
+    pub fn verify(&self, file: &ProofFile) -> Result<Duration, VerifyError> {
+        check_against(file, self.kind, self.batch_size, self.k, &self.vk_hash)?;
+        verify_file(&self.params, &self.vk, file)
+    }
+}
