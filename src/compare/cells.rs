@@ -94,7 +94,8 @@ pub fn layout(kind: Kind, sigs: &[SignatureWitness], lookup_bits: u32) -> Layout
     Layout {
         advice_cells,
         lookup_cells,
-        fixed_cells,
+        // As `prover::circuit::CircuitStats`: one per range-table row, plus the assigned ones.
+        fixed_cells: fixed_cells + p.table_rows(),
         rows,
         params_min_k: p.min_k(rows),
     }

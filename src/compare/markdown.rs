@@ -189,8 +189,9 @@ pub fn document(h: &Header, rows: &[Row]) -> String {
     out += "\n\n";
     out += "Columns: *advice cells* counts every assigned advice cell, the looked-up range \
             chunks included; *lookup cells* is the looked-up subset (not extra cells); *fixed \
-            cells* are the assigned fixed cells (constants, coefficients; the range table is \
-            not counted). *witness*: building the circuit's witness (layout with values); \
+            cells*: one per range-table row plus the assigned fixed cells (constants, \
+            coefficients), as `prove --json` counts them. *witness*: the native check of the \
+            batch and the circuit's witness (layout with values), as the prover API times it; \
             *keygen*: verifying key + proving key; *proving key*: its serialized size; \
             *speedup*: naive proving time / batch proving time at the same B.";
     if any_extrapolated {

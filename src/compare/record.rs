@@ -41,8 +41,8 @@ pub struct Cells {
     pub advice_cells: usize,
     /// The looked-up subset of `advice_cells` (not extra cells).
     pub lookup_cells: usize,
-    /// Assigned fixed cells (constants and per-row coefficients; the range table's columns
-    /// are table columns and are not counted).
+    /// Fixed cells as `prover::circuit::CircuitStats` counts them: one per range-table row
+    /// plus the assigned fixed cells (constants and per-row coefficients).
     pub fixed_cells: usize,
     /// Rows used (the taller phase).
     pub rows: usize,
