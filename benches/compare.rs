@@ -58,7 +58,11 @@ fn row(opts: &Options, kind: Kind, b: usize) -> Result<Row, String> {
         kind.name(),
         cells.k,
         cells.advice_cells,
-        if cells.extrapolated { " (extrapolated)" } else { "" },
+        if cells.extrapolated {
+            " (extrapolated)"
+        } else {
+            ""
+        },
         t.elapsed().as_secs_f64()
     );
     Ok(Row {

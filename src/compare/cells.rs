@@ -310,4 +310,28 @@ mod tests {
         assert_eq!(b.advice_cells, own.stats().advice_cells);
         assert!(b.advice_columns > c.advice_columns, "two phases");
     }
+
+    /// The layout-only rows count exactly what the prover (and `prove --json`) reports.
+    #[test]
+    fn cells_match_the_prover_stats() {
+        use crate::compare::timing::circuit_kind;
+        use crate::prover::circuit::AnyCircuit;
+        for kind in Kind::ALL {
+            let ours = fitted_cells(kind, &demo_witnesses(1).expect("demo")).expect("fits");
+            let any = AnyCircuit::fitted_for_size(circuit_kind(kind), 1).expect("fits");
+            let s = any.stats();
+            assert_eq!(ours.k, any.k(), "{kind:?}");
+            assert_eq!(
+                (
+                    ours.advice_cells,
+                    ours.lookup_cells,
+                    ours.fixed_cells,
+                    ours.rows
+                ),
+                (s.advice_cells, s.lookup_cells, s.fixed_cells, s.rows),
+                "{kind:?}"
+            );
+            assert_eq!(ours.advice_columns, s.advice_columns, "{kind:?}");
+        }
+    }
 }

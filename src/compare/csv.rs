@@ -7,7 +7,7 @@ use super::stats::Summary;
 pub const HEADER: &str = "circuit,batch_size,k,lookup_bits,advice_columns,advice_cells,\
 lookup_cells,fixed_cells,rows,cells_extrapolated,runs,witness_s,witness_s_std,keygen_s,\
 keygen_s_std,prove_s,prove_s_std,verify_s,verify_s_std,pk_bytes,proof_bytes,\
-advice_cells_per_sig,prove_s_per_sig,speedup_cells,speedup_prove";
+advice_cells_per_sig,prove_s_per_sig,speedup_cells,speedup_prove,advice_area,advice_fill";
 
 fn opt<T: ToString>(v: Option<T>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()
@@ -48,6 +48,8 @@ pub fn document(rows: &[Row]) -> String {
         fields.push(opt(r.prove_per_sig()));
         fields.push(opt(sp.map(|s| format!("{:.4}", s.cells))));
         fields.push(opt(sp.and_then(|s| s.prove).map(|x| format!("{x:.4}"))));
+        fields.push(r.cells.advice_area().to_string());
+        fields.push(format!("{:.4}", r.cells.fill()));
         out += &fields.join(",");
         out.push('\n');
     }
@@ -73,12 +75,13 @@ mod tests {
         assert_eq!(
             lines[2],
             "batch,2,17,16,11,240000,120000,1000,50000,false,1,0.5,0,11,1.4142135623730951,\
-             30,0,0.012,0,150000000,11904,120000.0,15,1.0000,1.3333"
+             30,0,0.012,0,150000000,11904,120000.0,15,1.0000,1.3333,1441792,0.1665"
         );
         // Layout-only: times empty, cells speedup present.
         assert_eq!(
             lines[3],
-            "naive,64,17,16,11,7680000,3840000,1000,1600000,false,,,,,,,,,,,,120000.0,,1.9394,"
+            "naive,64,17,16,11,7680000,3840000,1000,1600000,false,,,,,,,,,,,,120000.0,,1.9394,,\
+             1441792,5.3267"
         );
     }
 }

@@ -23,12 +23,15 @@ pub struct Header {
 /// `1234567` → `1,234,567`.
 pub fn thousands(n: u64) -> String {
     let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
+    // The leading group has 1 to 3 digits, the others 3 (the digits are ASCII).
+    let lead = match s.len() % 3 {
+        0 => 3.min(s.len()),
+        r => r,
+    };
+    let mut out = s[..lead].to_string();
+    for group in s.as_bytes()[lead..].chunks(3) {
+        out.push(',');
+        out.push_str(&String::from_utf8_lossy(group));
     }
     out
 }
@@ -138,12 +141,12 @@ fn cells(r: &Row) -> String {
 pub fn layout_table(rows: &[Row]) -> String {
     let mut out = String::from(
         "| circuit | B | k | lookup bits | advice cols | advice cells | lookup cells \
-         | fixed cells | rows | advice cells / sig |\n\
-         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+         | fixed cells | rows | advice cells / sig | advice area (cols × 2^k) | fill |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
     );
     for r in rows {
         out += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0}% |\n",
             r.kind.name(),
             r.batch_size,
             r.cells.k,
@@ -154,6 +157,8 @@ pub fn layout_table(rows: &[Row]) -> String {
             thousands(r.cells.fixed_cells as u64),
             thousands(r.cells.rows as u64),
             thousands(r.cells_per_sig().round() as u64),
+            thousands(r.cells.advice_area()),
+            100.0 * r.cells.fill(),
         );
     }
     out
@@ -193,7 +198,10 @@ pub fn document(h: &Header, rows: &[Row]) -> String {
             coefficients), as `prove --json` counts them. *witness*: the native check of the \
             batch and the circuit's witness (layout with values), as the prover API times it; \
             *keygen*: verifying key + proving key; *proving key*: its serialized size; \
-            *speedup*: naive proving time / batch proving time at the same B.";
+            *speedup*: naive proving time / batch proving time at the same B. In the layout \
+            table, *advice area* is columns × 2^k, what keygen and the prover interpolate and \
+            commit to whether used or not (their first-order cost), and *fill* the used \
+            fraction of it.";
     if any_extrapolated {
         out += " Cell counts marked * are extrapolated: the naive circuit is B independent \
                 verifications, so its layout is `shared + B·per` exactly; the two terms are \
@@ -285,6 +293,8 @@ mod tests {
         );
         assert!(s < e);
         assert!(!d.contains("extrapolated"));
+        // Layout table: area 11 · 2^17 = 1,441,792; fill 120,000 / area = 8%.
+        assert!(d.contains("| 120,000 | 1,441,792 | 8% |"), "{d}");
         let mut ext = rows;
         ext[0].cells.extrapolated = true;
         assert!(document(&h, &ext).contains("extrapolated"));

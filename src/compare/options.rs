@@ -14,6 +14,7 @@ pub const DEFAULT_SIZES: &str = "1,2,4,8,16,32,64,128,256";
 #[derive(Clone, Debug, Parser)]
 #[command(
     name = "compare",
+    args_override_self = true,
     about = "Naive vs batch ECDSA circuit: cells, keygen, proving, verification; writes results/"
 )]
 pub struct Options {
@@ -156,6 +157,9 @@ mod tests {
         assert_eq!(o.runs, 3);
         let o = parse(&["--cells-only"]).expect("valid");
         assert!(!o.proves(1));
+        // A later occurrence overrides an earlier one (results/repro.sh relies on it).
+        let o = parse(&["--runs", "3", "--runs", "1"]).expect("override");
+        assert_eq!(o.runs, 1);
     }
 
     #[test]

@@ -51,6 +51,24 @@ pub struct Cells {
     pub extrapolated: bool,
 }
 
+impl Cells {
+    /// Advice area `columns × 2^k`: what the prover commits to and interpolates, so the
+    /// first-order cost of keygen and proving (empty cells cost as much as used ones).
+    pub fn advice_area(&self) -> u64 {
+        (self.advice_columns as u64) << self.k
+    }
+
+    /// The used fraction of the advice area.
+    pub fn fill(&self) -> f64 {
+        let a = self.advice_area();
+        if a == 0 {
+            0.0
+        } else {
+            self.advice_cells as f64 / a as f64
+        }
+    }
+}
+
 /// Timings and sizes of real keys and proofs, over `runs` repetitions.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Timings {
@@ -190,6 +208,13 @@ mod tests {
         assert!((s.cells - 480_000.0 / 360_000.0).abs() < 1e-12);
         assert_eq!(s.prove, None);
         assert_eq!(speedup(&unproved, 8), None);
+    }
+
+    #[test]
+    fn area_and_fill() {
+        let [n, _] = pair(1, false);
+        assert_eq!(n.cells.advice_area(), 11 << 17);
+        assert!((n.cells.fill() - 120_000.0 / (11.0 * 131_072.0)).abs() < 1e-12);
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub fn escape(s: &str) -> String {
 /// A "nice" axis maximum and step for data up to `max` (steps of 1, 2 or 5 × 10ⁿ, three to
 /// seven ticks). `max ≤ 0` gives the axis [0, 1].
 pub fn nice_axis(max: f64) -> (f64, f64) {
-    if !(max > 0.0) || !max.is_finite() {
+    if max.is_nan() || max <= 0.0 || !max.is_finite() {
         return (1.0, 0.2);
     }
     let raw = max / 6.0;

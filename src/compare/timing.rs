@@ -135,7 +135,10 @@ pub fn measure(
         let ok = proof::verify_proof(&params, pk.get_vk(), &instance, &pf);
         verify.push(secs(t));
         if !ok {
-            return Err(format!("{tag}: the proof of run {} does not verify", run + 1));
+            return Err(format!(
+                "{tag}: the proof of run {} does not verify",
+                run + 1
+            ));
         }
         log(&format!(
             "[{tag}] run {}/{runs}: keygen {:.2} s, witness {:.2} s, prove {:.2} s, verify {:.1} ms, \

@@ -40,12 +40,13 @@ use halo2_proofs::poly::kzg::commitment::ParamsKZG;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
-use super::circuit::{witnesses_from_batch, AnyCircuit, CircuitKind, CircuitStats, WitnessBuildError};
+use super::circuit::{
+    witnesses_from_batch, AnyCircuit, CircuitKind, CircuitStats, WitnessBuildError,
+};
 use super::keys::{self, KeyError, KeySource};
 use super::params::{dev_params_path, load_or_create_dev, read_params, ParamsError};
 use super::proof::{
-    self, instance_of, ProofFile, ProofFileError, ProveError, PublicInputRecord,
-    PROOF_FILE_VERSION,
+    self, instance_of, ProofFile, ProofFileError, ProveError, PublicInputRecord, PROOF_FILE_VERSION,
 };
 use crate::batch::{BatchFile, Policy};
 use crate::hexfmt::encode_hex;
@@ -210,7 +211,11 @@ impl Prover {
         progress.note(&format!(
             "INSECURE development setup (k = {}): {} {}",
             template.k(),
-            if params_generated { "generated and saved to" } else { "read from" },
+            if params_generated {
+                "generated and saved to"
+            } else {
+                "read from"
+            },
             dev_params_path(params_dir, template.k()).display()
         ));
         let (keys, keygen_t) = timed(progress, Phase::Keygen, || {
@@ -370,7 +375,13 @@ impl Prover {
 
     /// Verifies a proof file made for this prover's circuit and batch size.
     pub fn verify(&self, file: &ProofFile) -> Result<Duration, VerifyError> {
-        check_against(file, self.kind(), self.batch_size(), self.k(), &self.vk_hash)?;
+        check_against(
+            file,
+            self.kind(),
+            self.batch_size(),
+            self.k(),
+            &self.vk_hash,
+        )?;
         verify_file(&self.params, self.pk.get_vk(), file)
     }
 }

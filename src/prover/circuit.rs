@@ -294,7 +294,12 @@ impl AnyCircuit {
     }
 
     /// The builders of every phase and the public cells (witness values included).
-    fn builders(&self) -> (Vec<Builder>, Vec<batch_ecdsa_circuits::layout::AssignedValue>) {
+    fn builders(
+        &self,
+    ) -> (
+        Vec<Builder>,
+        Vec<batch_ecdsa_circuits::layout::AssignedValue>,
+    ) {
         match &self.inner {
             Inner::Batch(c) => {
                 let (b0, b1, public) = c.build(Native::ONE);

@@ -55,7 +55,9 @@ pub enum ProofFileError {
     Io { path: String, reason: String },
     #[error("proof file is not valid JSON for the proof format: {0}")]
     NotJson(String),
-    #[error("proof file version {0} is not supported (this build reads version {PROOF_FILE_VERSION})")]
+    #[error(
+        "proof file version {0} is not supported (this build reads version {PROOF_FILE_VERSION})"
+    )]
     Version(u32),
     #[error("proof file: {0}")]
     Field(String),
@@ -173,7 +175,10 @@ impl ProofFile {
             )));
         }
         if self.k == 0 || self.k > super::params::MAX_K {
-            return Err(ProofFileError::Field(format!("k = {} is out of range", self.k)));
+            return Err(ProofFileError::Field(format!(
+                "k = {} is out of range",
+                self.k
+            )));
         }
         self.vk_hash_bytes()?;
         self.proof_bytes()?;
@@ -200,7 +205,8 @@ impl ProofFile {
                 let bad = |what: &str, e: String| {
                     ProofFileError::Field(format!("public input {i}: {what}: {e}"))
                 };
-                let hb: [u8; 32] = decode_hex_fixed(&rec.msg_hash).map_err(|e| bad("msg_hash", e))?;
+                let hb: [u8; 32] =
+                    decode_hex_fixed(&rec.msg_hash).map_err(|e| bad("msg_hash", e))?;
                 let h = fq_from_be_bytes(&hb)
                     .ok_or_else(|| bad("msg_hash", "not below the group order n".into()))?;
                 let kb = decode_hex(&rec.pubkey).map_err(|e| bad("pubkey", e))?;
@@ -244,14 +250,7 @@ impl<R: RngCore> CircuitVisitor<Result<Vec<u8>, ProveError>> for Prove<'_, R> {
                 _,
                 _,
                 _,
-            >(
-                params,
-                pk,
-                &[circuit],
-                &[&[instance]],
-                rng,
-                &mut transcript,
-            )
+            >(params, pk, &[circuit], &[&[instance]], rng, &mut transcript)
         }));
         match result {
             Ok(Ok(())) => Ok(transcript.finalize()),
@@ -331,7 +330,10 @@ mod tests {
             transcript: "blake2b".into(),
             multiopen: "shplonk".into(),
             insecure_dev_params: true,
-            public_inputs: items.iter().map(|i| public_input_record(&i.h, &i.q)).collect(),
+            public_inputs: items
+                .iter()
+                .map(|i| public_input_record(&i.h, &i.q))
+                .collect(),
             vk_hash: encode_hex(&[7u8; 32]),
             proof: "0x0102".into(),
         }
@@ -358,16 +360,19 @@ mod tests {
                 "version 9",
             ),
             (
-                f.to_json().replace("\"circuit\": \"batch\"", "\"circuit\": \"fast\""),
+                f.to_json()
+                    .replace("\"circuit\": \"batch\"", "\"circuit\": \"fast\""),
                 "unknown variant",
             ),
             (
-                f.to_json().replace("\"batch_size\": 2", "\"batch_size\": 3"),
+                f.to_json()
+                    .replace("\"batch_size\": 2", "\"batch_size\": 3"),
                 "batch_size is 3",
             ),
             (f.to_json().replace("0x0102", "0x01z2"), "proof"),
             (
-                f.to_json().replace(&f.public_inputs[1].pubkey[4..10], "000000"),
+                f.to_json()
+                    .replace(&f.public_inputs[1].pubkey[4..10], "000000"),
                 "public input 1: pubkey",
             ),
         ];
