@@ -16,6 +16,7 @@ if [ "${1:-}" != "--print" ]; then
     --sizes 1,2,4,8,16,32,64,128,256 --max-prove-b 32 --runs 3 --kinds naive,batch \
     --out results "$@" > /dev/null
 fi
-sed -n '/<!-- readme-table:start -->/,/<!-- readme-table:end -->/p' results/compare.md | sed '1d;$d'
+sed -n '/<!-- readme-table:start -->/,/<!-- readme-table:end -->/p' results/compare.md |
+  sed '1d;$d' | sed '/./,$!d'
 echo
 grep -E '^- (Machine|Date|Command):' results/compare.md
