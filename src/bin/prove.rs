@@ -1,19 +1,33 @@
-//! `prove [--batch FILE | --count B]`: prove a batch of signatures valid.
+//! `prove [--batch FILE | --count B] [--circuit batch|naive] [--out FILE] [--json]`: prove a
+//! batch of signatures valid in one Halo2 proof (DESIGN §5).
 //!
-//! Today this runs the native pre-check of the batch (the step that comes before proving:
-//! exit 1 naming every invalid signature, exit 2 on bad input). The Halo2 proof arrives with
-//! the prover (DESIGN §5); until then the command says so and makes no proof file.
+//! Steps: read the batch (or make the demo batch), check it natively (exit 1 naming every
+//! invalid signature; skipped with `--unchecked`), lay the circuit out, load or make the
+//! INSECURE development params and the keys (both cached under `--params-dir`), prove,
+//! self-verify, write the proof file atomically. Exit codes: 0 proved, 1 invalid batch (or,
+//! with `--unchecked`, a proof that fails verification: it is still written, so that
+//! `verify` can show it failing), 2 bad input or an environment failure (nothing written).
+//!
+//! `--cells-only` lays the circuit out and prints its cell counts: no params, no keys, no
+//! proof. `--json` makes the last stdout line one JSON object (times null with
+//! `--cells-only`). Progress goes to stderr.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use batch_ecdsa::batch::{BatchFile, Policy};
 use batch_ecdsa::demo::demo_batch;
+use batch_ecdsa::prover::api::{KeyCache, ProveOptions, Prover};
+use batch_ecdsa::prover::bars::StderrBars;
+use batch_ecdsa::prover::circuit::{
+    witnesses_from_batch, AnyCircuit, CircuitKind, CircuitStats, WitnessBuildError,
+};
 use clap::Parser;
+use serde_json::{json, Value};
 
-/// Default size of the demo batch.
-const DEMO_COUNT: usize = 16;
+/// Default size of the demo batch: a fresh `cargo run --release --bin prove` (params, keygen,
+/// proof, self-check) stays within 5 minutes on 2 cores (README).
+const DEMO_COUNT: usize = 2;
 
 #[derive(Parser, Debug)]
 #[command(name = "prove", version)]
@@ -27,59 +41,229 @@ struct Args {
     /// Seed of the demo batch.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Which circuit: batch (one random linear combination) or naive (one check each).
+    #[arg(long, default_value = "batch")]
+    circuit: String,
+    /// Where to write the proof file.
+    #[arg(long, default_value = "proof.json")]
+    out: PathBuf,
+    /// Last stdout line: one JSON object with the figures.
+    #[arg(long)]
+    json: bool,
+    /// Lay the circuit out and print its cell counts only.
+    #[arg(long)]
+    cells_only: bool,
+    /// Skip the native pre-check (the circuit alone decides; an invalid batch gives a proof
+    /// that fails verification).
+    #[arg(long)]
+    unchecked: bool,
     /// Reject high s (EIP-2).
     #[arg(long)]
     low_s: bool,
+    /// Folder of the cached params and keys.
+    #[arg(long, default_value = "params")]
+    params_dir: PathBuf,
+    /// Generate the keys even when cached ones exist (times a real keygen).
+    #[arg(long)]
+    no_key_cache: bool,
+}
+
+fn bad_input(lines: impl IntoIterator<Item = String>) -> ExitCode {
+    for l in lines {
+        eprintln!("error: {l}");
+    }
+    ExitCode::from(2)
+}
+
+fn load_batch(args: &Args) -> Result<BatchFile, ExitCode> {
+    match &args.batch {
+        Some(path) => {
+            BatchFile::load(path).map_err(|errs| bad_input(errs.iter().map(|e| e.to_string())))
+        }
+        None => {
+            let count = args.count.unwrap_or(DEMO_COUNT);
+            let records =
+                demo_batch(count, args.seed, &[]).map_err(|e| bad_input([e.to_string()]))?;
+            eprintln!("demo batch: {count} signatures from seed {}", args.seed);
+            BatchFile::from_records(&records)
+                .map_err(|errs| bad_input(errs.iter().map(|e| e.to_string())))
+        }
+    }
+}
+
+fn stats_json(kind: CircuitKind, b: usize, k: u32, s: &CircuitStats) -> Value {
+    json!({
+        "circuit": kind.as_str(),
+        "batch_size": b,
+        "k": k,
+        "advice_columns": s.advice_columns,
+        "advice_cells": s.advice_cells,
+        "lookup_cells": s.lookup_cells,
+        "fixed_cells": s.fixed_cells,
+        "rows": s.rows,
+        "witness_s": null,
+        "keygen_s": null,
+        "prove_s": null,
+        "verify_s": null,
+        "proof_bytes": null,
+    })
+}
+
+fn print_stats(kind: CircuitKind, b: usize, k: u32, s: &CircuitStats) {
+    println!("circuit: {kind}, B = {b}, k = {k}");
+    println!(
+        "cells: {} advice ({} looked up), {} fixed; {} advice columns, {} rows",
+        s.advice_cells, s.lookup_cells, s.fixed_cells, s.advice_columns, s.rows
+    );
 }
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let batch = match &args.batch {
-        Some(path) => match BatchFile::load(path) {
-            Ok(b) => b,
-            Err(errors) => {
-                for e in errors {
-                    eprintln!("error: {e}");
-                }
-                return ExitCode::from(2);
+    let kind: CircuitKind = match args.circuit.parse() {
+        Ok(k) => k,
+        Err(e) => return bad_input([format!("--circuit: {e}")]),
+    };
+    let batch = match load_batch(&args) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
+    let b = batch.len();
+
+    if args.cells_only {
+        // The layout depends on B only, never on the values.
+        let circuit = match AnyCircuit::fitted_for_size(kind, b) {
+            Ok(c) => c,
+            Err(e) => return bad_input([e.to_string()]),
+        };
+        let s = circuit.stats();
+        print_stats(kind, b, circuit.k(), &s);
+        if args.json {
+            println!("{}", stats_json(kind, b, circuit.k(), &s));
+        }
+        return ExitCode::SUCCESS;
+    }
+
+    let policy = Policy { low_s: args.low_s };
+    if args.unchecked {
+        eprintln!("--unchecked: the native pre-check is skipped; the circuit alone decides");
+    }
+    // The pre-check runs before any params or keys are touched, so an invalid batch fails
+    // fast; `Prover::prove` below runs it again (milliseconds) as the library always does.
+    match witnesses_from_batch(&batch, policy, !args.unchecked) {
+        Ok(_) => {}
+        Err(WitnessBuildError::Invalid(invalid)) => {
+            for e in &invalid {
+                println!("{e}");
             }
-        },
-        None => {
-            let count = args.count.unwrap_or(DEMO_COUNT);
-            let records = match demo_batch(count, args.seed, &[]) {
-                Ok(r) => r,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            eprintln!("demo batch: {count} signatures from seed {}", args.seed);
-            match BatchFile::from_records(&records) {
-                Ok(b) => b,
-                Err(errors) => {
-                    for e in errors {
-                        eprintln!("error: {e}");
-                    }
-                    return ExitCode::from(2);
-                }
-            }
+            eprintln!(
+                "error: {} of {b} signatures invalid; no proof is made",
+                invalid.len()
+            );
+            return ExitCode::from(1);
+        }
+        Err(e) => return bad_input([e.to_string()]),
+    }
+    if !args.unchecked {
+        eprintln!("native pre-check: all {b} signatures valid");
+    }
+
+    eprintln!(
+        "WARNING: INSECURE development setup: the KZG parameters come from a fixed public seed; \
+         anyone can forge proofs under them. Do not use these proofs for anything of value."
+    );
+    let bars = StderrBars::new();
+    let key_cache = if args.no_key_cache {
+        KeyCache::Regenerate
+    } else {
+        KeyCache::Use
+    };
+    let prover = match Prover::with_key_cache(kind, b, &args.params_dir, key_cache, &bars) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(e.exit_code());
         }
     };
-    let start = Instant::now();
-    let invalid = batch.verify_native(Policy { low_s: args.low_s });
-    let elapsed = start.elapsed();
-    if !invalid.is_empty() {
-        for e in &invalid {
-            println!("{e}");
+    let options = ProveOptions {
+        policy,
+        checked: !args.unchecked,
+        seed: None,
+    };
+    let proved = match prover.prove(&batch, options, &bars) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            if args.unchecked {
+                eprintln!("(the circuit cannot be satisfied by this batch: no proof is made)");
+            }
+            return ExitCode::from(e.exit_code());
         }
-        eprintln!("error: the batch has invalid signatures; no proof is made");
-        return ExitCode::from(1);
+    };
+
+    let s = prover.stats();
+    let setup = prover.setup_report();
+    let write = proved.self_verified || args.unchecked;
+    if write {
+        if let Err(e) = proved.file.save(&args.out) {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
     }
+
+    print_stats(kind, b, prover.k(), &s);
     println!(
-        "native pre-check: all {} signatures valid ({:.1} ms)",
-        batch.len(),
-        elapsed.as_secs_f64() * 1e3
+        "times: witness {:.2} s, keygen {:.2} s ({}), prove {:.2} s, verify {:.1} ms",
+        proved.witness_s,
+        setup.keygen_s,
+        if setup.keys_from_cache {
+            "keys from cache"
+        } else {
+            "generated"
+        },
+        proved.prove_s,
+        proved.verify_s * 1e3
     );
-    println!("proving: not available yet — the circuits and the prover are still being built");
-    ExitCode::SUCCESS
+    println!(
+        "proof: {} bytes; proving key {} bytes{}",
+        proved.proof_bytes,
+        setup.pk_bytes,
+        if write {
+            format!("; written to {}", args.out.display())
+        } else {
+            String::new()
+        }
+    );
+    let code = if proved.self_verified {
+        println!("self-verification: ok");
+        ExitCode::SUCCESS
+    } else if args.unchecked {
+        println!("self-verification: FAILED: the circuit rejects this batch (expected for an invalid batch with --unchecked); `verify` will exit 1 on this proof");
+        ExitCode::from(1)
+    } else {
+        eprintln!("error: the proof failed its own verification; nothing written");
+        ExitCode::from(1)
+    };
+    if args.json {
+        let mut v = stats_json(kind, b, prover.k(), &s);
+        v["witness_s"] = json!(proved.witness_s);
+        v["keygen_s"] = json!(setup.keygen_s);
+        v["keys_from_cache"] = json!(setup.keys_from_cache);
+        v["params_s"] = json!(setup.params_s);
+        v["params_generated"] = json!(setup.params_generated);
+        v["layout_s"] = json!(setup.layout_s);
+        v["prove_s"] = json!(proved.prove_s);
+        v["verify_s"] = json!(proved.verify_s);
+        v["proof_bytes"] = json!(proved.proof_bytes);
+        v["pk_bytes"] = json!(setup.pk_bytes);
+        v["self_verified"] = json!(proved.self_verified);
+        v["vk_hash"] = json!(proved.file.vk_hash);
+        v["out"] = json!(if write {
+            Value::String(args.out.display().to_string())
+        } else {
+            Value::Null
+        });
+        v["insecure_dev_params"] = json!(true);
+        println!("{v}");
+    }
+    code
 }

@@ -1,49 +1,61 @@
-//! `verify --native --batch FILE`: check a batch natively (and, with the prover, proofs).
+//! `verify --native --batch FILE`: check a batch natively.
+//! `verify --proof FILE [--batch FILE]`: check a proof file (DESIGN §5).
 //!
-//! Exit codes (DESIGN §5): 0 all valid, 1 some signature invalid (one line each on stdout,
-//! naming the index and the reason), 2 bad input (one line each on stderr).
+//! Exit codes: 0 valid; 1 invalid (a signature fails natively; the proof does not verify, was
+//! made for another circuit build, or its public inputs differ from the batch file's: each
+//! differing signature is named); 2 bad input (unreadable or malformed file, unknown circuit,
+//! missing params).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use batch_ecdsa::batch::{BatchFile, Policy};
+use batch_ecdsa::prover::api::Verifier;
+use batch_ecdsa::prover::bars::StderrBars;
+use batch_ecdsa::prover::proof::ProofFile;
 use clap::Parser;
+use serde_json::json;
 
-/// Verifies a batch of secp256k1 ECDSA signatures.
+/// Verifies a batch of secp256k1 ECDSA signatures, natively or through a proof.
 #[derive(Parser, Debug)]
 #[command(name = "verify", version)]
 struct Args {
     /// Check the batch natively (random-linear-combination batch equation, then bisection).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "proof")]
     native: bool,
-    /// The batch file (JSON, DESIGN §4).
+    /// A proof file written by `prove`.
+    #[arg(long)]
+    proof: Option<PathBuf>,
+    /// The batch file (JSON, DESIGN §4): checked natively with --native; with --proof, its
+    /// public inputs (hash, key) must be the proof's.
     #[arg(long)]
     batch: Option<PathBuf>,
     /// Reject high s (s > n/2), as Ethereum does since EIP-2.
     #[arg(long)]
     low_s: bool,
+    /// Folder of the params (and cached keys) `prove` used.
+    #[arg(long, default_value = "params")]
+    params_dir: PathBuf,
+    /// With --proof: last stdout line one JSON object.
+    #[arg(long)]
+    json: bool,
 }
 
-fn main() -> ExitCode {
-    let args = Args::parse();
-    if !args.native {
-        eprintln!("error: say what to verify: --native --batch FILE");
-        return ExitCode::from(2);
-    }
-    let Some(path) = args.batch else {
-        eprintln!("error: --native needs --batch FILE");
-        return ExitCode::from(2);
-    };
-    let batch = match BatchFile::load(&path) {
-        Ok(b) => b,
-        Err(errors) => {
-            for e in errors {
-                eprintln!("error: {e}");
-            }
-            return ExitCode::from(2);
+fn load_batch(path: &Path) -> Result<BatchFile, ExitCode> {
+    BatchFile::load(path).map_err(|errors| {
+        for e in errors {
+            eprintln!("error: {e}");
         }
+        ExitCode::from(2)
+    })
+}
+
+fn native(path: &Path, policy: Policy) -> ExitCode {
+    let batch = match load_batch(path) {
+        Ok(b) => b,
+        Err(code) => return code,
     };
-    let invalid = batch.verify_native(Policy { low_s: args.low_s });
+    let invalid = batch.verify_native(policy);
     if invalid.is_empty() {
         println!(
             "ok: all {} signatures valid (native batch check)",
@@ -57,4 +69,148 @@ fn main() -> ExitCode {
         println!("invalid: {} of {} signatures", invalid.len(), batch.len());
         ExitCode::from(1)
     }
+}
+
+/// The signatures whose public inputs differ between the batch file and the proof file.
+fn compare_with_batch(file: &ProofFile, batch: &BatchFile, policy: Policy) -> Vec<String> {
+    let Ok(inputs) = file.public_inputs() else {
+        return vec!["the proof file's public inputs do not parse".into()];
+    };
+    if batch.len() != inputs.len() {
+        return vec![format!(
+            "the batch file has {} signatures, the proof {}",
+            batch.len(),
+            inputs.len()
+        )];
+    }
+    let mut out = Vec::new();
+    for (i, (item, (h, q))) in batch.to_items(policy).iter().zip(&inputs).enumerate() {
+        match item {
+            Err(e) => out.push(format!("{e} (so the batch cannot match the proof)")),
+            Ok(item) => {
+                let mut what = Vec::new();
+                if item.h != *h {
+                    what.push("message hash");
+                }
+                if item.q != *q {
+                    what.push("public key");
+                }
+                if !what.is_empty() {
+                    out.push(format!(
+                        "signature {i}: {} {} between the batch file and the proof",
+                        what.join(" and "),
+                        if what.len() > 1 { "differ" } else { "differs" }
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn with_proof(args: &Args, path: &Path) -> ExitCode {
+    let file = match ProofFile::load(path) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let policy = Policy { low_s: args.low_s };
+    let batch = match &args.batch {
+        Some(p) => match load_batch(p) {
+            Ok(b) => Some(b),
+            Err(code) => return code,
+        },
+        None => None,
+    };
+    if file.insecure_dev_params {
+        eprintln!("WARNING: the proof names the INSECURE development setup: anyone can forge proofs under it");
+    }
+    let bars = StderrBars::new();
+    let verifier = match Verifier::for_proof_file(&file, &args.params_dir, &bars) {
+        Ok(v) => v,
+        Err(e) => {
+            if e.exit_code() == 1 {
+                println!("{e}");
+            } else {
+                eprintln!("error: {e}");
+            }
+            return ExitCode::from(e.exit_code());
+        }
+    };
+    let result = verifier.verify(&file);
+    let mismatches = batch
+        .as_ref()
+        .map(|b| compare_with_batch(&file, b, policy))
+        .unwrap_or_default();
+    for m in &mismatches {
+        println!("{m}");
+    }
+    let (valid, verify_s) = match &result {
+        Ok(t) => (mismatches.is_empty(), Some(t.as_secs_f64())),
+        Err(e) => {
+            if e.exit_code() == 2 {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+            println!("{e}");
+            (false, None)
+        }
+    };
+    if let (Ok(t), true) = (&result, valid) {
+        println!(
+            "ok: proof valid for {} signatures ({} circuit, k = {}, {} bytes, verified in {:.1} ms){}",
+            file.batch_size,
+            file.circuit,
+            file.k,
+            file.proof_bytes().map(|p| p.len()).unwrap_or(0),
+            t.as_secs_f64() * 1e3,
+            if batch.is_some() {
+                "; public inputs match the batch file"
+            } else {
+                ""
+            }
+        );
+    } else if result.is_ok() {
+        println!("invalid: the proof verifies, but not for this batch file");
+    }
+    if args.json {
+        println!(
+            "{}",
+            json!({
+                "valid": valid,
+                "proof_verifies": result.is_ok(),
+                "batch_matches": batch.as_ref().map(|_| mismatches.is_empty()),
+                "circuit": file.circuit.as_str(),
+                "batch_size": file.batch_size,
+                "k": file.k,
+                "verify_s": verify_s,
+                "proof_bytes": file.proof_bytes().map(|p| p.len()).ok(),
+            })
+        );
+    }
+    if valid {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    if let Some(path) = args.proof.clone() {
+        return with_proof(&args, &path);
+    }
+    if !args.native {
+        eprintln!(
+            "error: say what to verify: --proof FILE [--batch FILE], or --native --batch FILE"
+        );
+        return ExitCode::from(2);
+    }
+    let Some(path) = args.batch.clone() else {
+        eprintln!("error: --native needs --batch FILE");
+        return ExitCode::from(2);
+    };
+    native(&path, Policy { low_s: args.low_s })
 }

@@ -2,8 +2,8 @@
 //!
 //! Minimal format accepted here: a JSON object with a string field `proof` holding the proof
 //! bytes as hex (an optional `0x` prefix is allowed). Other fields are ignored, so the full
-//! proof file the prover writes (DESIGN.md §5) is accepted as long as it names its hex field
-//! `proof`. The proof size is the decoded byte length.
+//! proof file `prove` writes (`crate::prover::proof::ProofFile`, whose hex field is `proof`)
+//! is read as it is. The proof size is the decoded byte length.
 
 use std::path::Path;
 

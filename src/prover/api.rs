@@ -150,6 +150,16 @@ impl Default for ProveOptions {
     }
 }
 
+/// Whether [`Prover::with_key_cache`] may use cached keys.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum KeyCache {
+    /// Use sound cached keys; generate and cache them otherwise.
+    #[default]
+    Use,
+    /// Always generate (and rewrite the cache).
+    Regenerate,
+}
+
 /// What setting a prover up cost.
 #[derive(Clone, Debug)]
 pub struct SetupReport {
@@ -157,7 +167,7 @@ pub struct SetupReport {
     /// Whether the development params were generated (else read from the params folder).
     pub params_generated: bool,
     pub params_s: f64,
-    /// Keygen time, or the time to read and check cached keys.
+    /// Keygen time (without writing the cache), or the time to read and check cached keys.
     pub keygen_s: f64,
     pub keys_from_cache: bool,
     /// Why a cached key was rejected, if one was.
@@ -199,6 +209,18 @@ impl Prover {
         params_dir: &Path,
         progress: &dyn Progress,
     ) -> Result<Self, ProverError> {
+        Self::with_key_cache(kind, batch_size, params_dir, KeyCache::Use, progress)
+    }
+
+    /// [`Prover::new`] with a choice about cached keys ([`KeyCache::Regenerate`] times a real
+    /// keygen, e.g. for benches, and rewrites the cache).
+    pub fn with_key_cache(
+        kind: CircuitKind,
+        batch_size: usize,
+        params_dir: &Path,
+        key_cache: KeyCache,
+        progress: &dyn Progress,
+    ) -> Result<Self, ProverError> {
         let (template, layout) = timed(progress, Phase::Layout, || {
             AnyCircuit::fitted_for_size(kind, batch_size)
         });
@@ -218,8 +240,12 @@ impl Prover {
             },
             dev_params_path(params_dir, template.k()).display()
         ));
-        let (keys, keygen_t) = timed(progress, Phase::Keygen, || {
-            keys::load_or_generate(&params, &template, &keys::keys_dir(params_dir))
+        let (keys, _) = timed(progress, Phase::Keygen, || {
+            let dir = keys::keys_dir(params_dir);
+            match key_cache {
+                KeyCache::Use => keys::load_or_generate(&params, &template, &dir),
+                KeyCache::Regenerate => keys::generate_and_store(&params, &template, &dir, None),
+            }
         });
         let keys = keys?;
         let (keys_from_cache, cache_rejected) = match &keys.source {
@@ -239,7 +265,7 @@ impl Prover {
                 layout_s: layout.as_secs_f64(),
                 params_generated,
                 params_s: params_t.as_secs_f64(),
-                keygen_s: keygen_t.as_secs_f64(),
+                keygen_s: keys.elapsed.as_secs_f64(),
                 keys_from_cache,
                 cache_rejected,
                 pk_bytes: keys.pk_bytes,
@@ -498,11 +524,9 @@ impl Verifier {
         params_dir: &Path,
         progress: &dyn Progress,
     ) -> Result<Self, VerifyError> {
-        let (circuit, _) = timed(progress, Phase::Layout, || {
-            AnyCircuit::fitted_for_size(file.circuit, file.batch_size)
-        });
-        let circuit = circuit?;
-        let k = circuit.k();
+        // Params for the k the file claims (missing params are bad input), then the layout,
+        // whose k must be the claimed one.
+        let k = file.k;
         let path = dev_params_path(params_dir, k);
         let (params, _) = timed(progress, Phase::Setup, || read_params(&path, k));
         let params = params.map_err(|e| VerifyError::Params {
@@ -513,6 +537,18 @@ impl Verifier {
             "INSECURE development setup (k = {k}) read from {}",
             path.display()
         ));
+        let (circuit, _) = timed(progress, Phase::Layout, || {
+            AnyCircuit::fitted_for_size(file.circuit, file.batch_size)
+        });
+        let circuit = circuit?;
+        if circuit.k() != k {
+            return Err(VerifyError::Invalid(format!(
+                "the proof claims k = {k}, but the {} circuit for B = {} has k = {}",
+                file.circuit,
+                file.batch_size,
+                circuit.k()
+            )));
+        }
         let (vk, _) = timed(progress, Phase::Keygen, || {
             keys::load_or_generate_vk(&params, &circuit, &keys::keys_dir(params_dir))
         });

@@ -279,7 +279,12 @@ fn store(
             write_atomic(&path, &bytes).map_err(|e| write_err(&path, e))?;
             Some(hex::encode(keccak256(&bytes)))
         }
-        None => None,
+        // A verifier caching only the vk keeps a cached pk of the same configuration listed
+        // (its hash is still checked whenever it is read).
+        None => read_meta(&stem.with_extension("json"))
+            .ok()
+            .filter(|m| m.cache_key == hex::encode(key))
+            .and_then(|m| m.pk_keccak),
     };
     let meta = KeyMeta {
         cache_key: hex::encode(key),
@@ -319,9 +324,21 @@ pub fn load_or_generate(
         Err(reason) if stem.with_extension("json").exists() => Some(reason),
         Err(_) => None,
     };
-    let (pk, _) = generate(params, circuit)?;
+    generate_and_store(params, circuit, keys_dir, rejected)
+}
+
+/// Generates the keys of `circuit` (ignoring any cached ones) and writes them to the cache.
+/// `elapsed` is the keygen time alone (not the writing).
+pub fn generate_and_store(
+    params: &ParamsKZG<Bn256>,
+    circuit: &AnyCircuit,
+    keys_dir: &Path,
+    rejected: Option<String>,
+) -> Result<Keys, KeyError> {
+    let key = cache_key(params, circuit);
+    let stem = stem(keys_dir, circuit, &key);
+    let (pk, elapsed) = generate(params, circuit)?;
     let vk_hash = vk_hash(pk.get_vk());
-    let elapsed = start.elapsed();
     let pk_bytes = store(&stem, circuit, &key, pk.get_vk(), Some(&pk))?;
     Ok(Keys {
         pk,

@@ -6,6 +6,7 @@
 //! cache), [`proof`] (create / verify, the proof file), [`api`] (`Prover`, `Verifier`).
 
 pub mod api;
+pub mod bars;
 pub mod circuit;
 pub mod keys;
 pub mod params;

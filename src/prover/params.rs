@@ -165,25 +165,49 @@ pub fn dev_params_path(dir: &Path, k: u32) -> PathBuf {
     dir.join(format!("kzg-bn254-dev-INSECURE-k{k}.params"))
 }
 
+/// Size of a raw-format params file for `k`: the k header, `2·2^k` G₁ points (g and the
+/// Lagrange basis, 64 bytes each) and two G₂ points (128 bytes each).
+pub fn raw_params_len(k: u32) -> u64 {
+    4 + 2 * (1u64 << k) * 64 + 2 * 128
+}
+
 /// Reads a params file in halo2's raw format (`ParamsKZG::write`), checking every point and k.
 pub fn read_params(path: &Path, expected_k: u32) -> Result<ParamsKZG<Bn256>, ParamsError> {
     let err = |reason: String| ParamsError::Read {
         path: path.display().to_string(),
         reason,
     };
-    let file = std::fs::File::open(path).map_err(|e| err(e.to_string()))?;
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
-    let params = ParamsKZG::<Bn256>::read_custom(&mut reader, SerdeFormat::RawBytes)
-        .map_err(|e| err(e.to_string()))?;
-    use halo2_proofs::poly::commitment::Params;
-    if params.k() != expected_k {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path).map_err(|e| err(e.to_string()))?;
+    // Check the header and the size before halo2's reader sees the file: it computes `1 << k`
+    // from the first 4 bytes unchecked (a junk file would make it panic or allocate wildly).
+    let mut header = [0u8; 4];
+    file.read_exact(&mut header)
+        .map_err(|e| err(format!("no header: {e}")))?;
+    let found = u32::from_le_bytes(header);
+    if found == 0 || found > MAX_K {
+        return Err(err(format!(
+            "not a KZG params file (its header says k = {found})"
+        )));
+    }
+    if found != expected_k {
         return Err(ParamsError::WrongK {
             path: path.display().to_string(),
-            found: params.k(),
+            found,
             expected: expected_k,
         });
     }
-    Ok(params)
+    let len = file.metadata().map_err(|e| err(e.to_string()))?.len();
+    if len != raw_params_len(found) {
+        return Err(err(format!(
+            "size {len} bytes, expected {} for k = {found} (truncated or not raw-format params)",
+            raw_params_len(found)
+        )));
+    }
+    let file = std::fs::File::open(path).map_err(|e| err(e.to_string()))?;
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+    ParamsKZG::<Bn256>::read_custom(&mut reader, SerdeFormat::RawBytes)
+        .map_err(|e| err(e.to_string()))
 }
 
 /// Writes params in halo2's raw format, atomically.
@@ -264,6 +288,14 @@ mod tests {
         std::fs::write(&junk, b"not params").unwrap();
         assert!(matches!(
             read_params(&junk, 4),
+            Err(ParamsError::Read { .. })
+        ));
+        let good = std::fs::read(dev_params_path(&dir, 4)).unwrap();
+        assert_eq!(good.len() as u64, raw_params_len(4));
+        let cut = dir.join("cut.params");
+        std::fs::write(&cut, &good[..good.len() - 1]).unwrap();
+        assert!(matches!(
+            read_params(&cut, 4),
             Err(ParamsError::Read { .. })
         ));
         assert!(matches!(dev_setup(0), Err(ParamsError::BadK(0))));

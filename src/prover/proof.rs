@@ -41,6 +41,10 @@ use crate::native::keys::PublicKey;
 /// Version of the proof-file format written by this crate.
 pub const PROOF_FILE_VERSION: u32 = 1;
 
+/// Largest batch size a proof file may name (a verifier lays the circuit out for it: 4096
+/// signatures need about k = 28, far beyond any params in use).
+pub const MAX_BATCH_SIZE: usize = 4096;
+
 /// Why a proof could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum ProveError {
@@ -165,6 +169,12 @@ impl ProofFile {
             return Err(ProofFileError::Field(format!(
                 "transcript {:?} / multiopen {:?} not supported (expected blake2b / shplonk)",
                 self.transcript, self.multiopen
+            )));
+        }
+        if self.batch_size > MAX_BATCH_SIZE {
+            return Err(ProofFileError::Field(format!(
+                "batch_size {} is above the largest supported ({MAX_BATCH_SIZE})",
+                self.batch_size
             )));
         }
         if self.batch_size == 0 || self.public_inputs.len() != self.batch_size {

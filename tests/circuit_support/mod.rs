@@ -26,13 +26,12 @@ pub fn witness(r_point: Secp256k1Affine, s: Fq, h: Fq, q: Secp256k1Affine) -> Si
 pub fn demo_witnesses(count: usize, seed: u64) -> Vec<SignatureWitness> {
     let records = batch_ecdsa::demo::demo_batch(count, seed, &[]).expect("demo batch");
     let file = batch_ecdsa::batch::BatchFile::from_records(&records).expect("parses");
-    let items = file
-        .items(batch_ecdsa::batch::Policy::default())
-        .expect("valid");
-    items
-        .iter()
-        .map(|it| witness(it.r_point, it.s, it.h, it.q))
-        .collect()
+    batch_ecdsa::prover::circuit::witnesses_from_batch(
+        &file,
+        batch_ecdsa::batch::Policy::default(),
+        true,
+    )
+    .expect("valid")
 }
 
 /// Smallest k (lookup bits k − 1) for a batch of `b` signatures; the layout does not depend

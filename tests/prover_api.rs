@@ -1,0 +1,135 @@
+//! The library API (`batch_ecdsa::prover::api`) as a sequencer uses it: the module doc's
+//! example (marked `no_run` there) runs here with real keys and a real proof, plus the key
+//! cache: reused when sound, regenerated when corrupted.
+//!
+//! The naive circuit at B = 1 (k = 15) keeps keygen and proving short; the API is the same
+//! for the batch circuit, which `tests/prover_cli.rs` proves through the command line.
+
+use std::path::{Path, PathBuf};
+
+use batch_ecdsa::batch::BatchFile;
+use batch_ecdsa::demo::demo_batch;
+use batch_ecdsa::prover::api::{ProveOptions, Prover, ProverError, Silent, Verifier};
+use batch_ecdsa::prover::circuit::CircuitKind;
+
+fn batch(seed: u64, count: usize) -> BatchFile {
+    let records = demo_batch(count, seed, &[]).expect("demo batch");
+    BatchFile::from_records(&records).expect("well formed")
+}
+
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("prover-api-{}-{name}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The one cached file of `dir/keys` with this extension.
+fn cached(dir: &Path, ext: &str) -> PathBuf {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir.join("keys"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    found.pop().unwrap()
+}
+
+fn flip_middle_byte(path: &Path) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x5a;
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn prover_built_once_proves_and_the_key_cache_is_checked() {
+    let dir = fresh_dir("cache");
+    let kind = CircuitKind::Naive;
+
+    // First build: keys generated and cached.
+    let first = Prover::new(kind, 1, &dir, &Silent).expect("prover");
+    assert!(!first.setup_report().keys_from_cache);
+    assert!(first.setup_report().params_generated);
+    let keygen_s = first.setup_report().keygen_s;
+    let vk_hash = first.vk_hash();
+    drop(first);
+
+    // Second build: the cache, same key, faster than keygen.
+    let prover = Prover::new(kind, 1, &dir, &Silent).expect("prover");
+    let setup = prover.setup_report();
+    assert!(setup.keys_from_cache, "{setup:?}");
+    assert!(!setup.params_generated);
+    assert_eq!(prover.vk_hash(), vk_hash);
+    assert!(
+        setup.keygen_s < keygen_s,
+        "reading the cache ({:.2} s) should beat keygen ({keygen_s:.2} s)",
+        setup.keygen_s
+    );
+
+    // The module doc's example: prove a batch, save, verify with a verifier of its own.
+    let proved = prover
+        .prove(&batch(21, 1), ProveOptions::default(), &Silent)
+        .expect("proof");
+    assert!(proved.self_verified);
+    let path = dir.join("proof.json");
+    proved.file.save(&path).unwrap();
+    let file = batch_ecdsa::prover::proof::ProofFile::load(&path).unwrap();
+    assert_eq!(file, proved.file);
+    let verifier = Verifier::for_proof_file(&file, &dir, &Silent).expect("verifier");
+    assert!(verifier.vk_from_cache);
+    assert_eq!(verifier.vk_hash(), vk_hash);
+    verifier.verify(&file).expect("valid proof");
+    prover
+        .verify(&file)
+        .expect("valid proof (prover's own check)");
+
+    // Someone else's public inputs: invalid (exit code 1).
+    let mut swapped = file.clone();
+    let other = prover
+        .prove(&batch(22, 1), ProveOptions::default(), &Silent)
+        .expect("second proof from the same prover");
+    assert!(other.self_verified);
+    swapped.public_inputs = other.file.public_inputs.clone();
+    let err = verifier.verify(&swapped).unwrap_err();
+    assert_eq!(err.exit_code(), 1, "{err}");
+
+    // Wrong batch size: bad input (2); an invalid signature: 1, named.
+    let err = prover
+        .prove(&batch(23, 2), ProveOptions::default(), &Silent)
+        .unwrap_err();
+    assert_eq!(err.exit_code(), 2, "{err}");
+    let records = demo_batch(1, 24, &[0]).unwrap();
+    let invalid = BatchFile::from_records(&records).unwrap();
+    match prover.prove(&invalid, ProveOptions::default(), &Silent) {
+        Err(e @ ProverError::Witness(_)) => {
+            assert_eq!(e.exit_code(), 1);
+            assert!(e.to_string().contains("signature 0"), "{e}");
+        }
+        other => panic!("expected the invalid signature to be refused, got {other:?}"),
+    }
+    drop(prover);
+
+    // A corrupted proving key is rejected (not handed to halo2) and generated again.
+    flip_middle_byte(&cached(&dir, "pk"));
+    let again = Prover::new(kind, 1, &dir, &Silent).expect("prover");
+    let setup = again.setup_report();
+    assert!(!setup.keys_from_cache);
+    let why = setup.cache_rejected.clone().expect("a rejection reason");
+    assert!(why.contains("corrupted"), "{why}");
+    assert_eq!(
+        again.vk_hash(),
+        vk_hash,
+        "the same circuit gives the same key"
+    );
+    drop(again);
+
+    // A corrupted verifying key: the verifier generates its own and still accepts.
+    flip_middle_byte(&cached(&dir, "vk"));
+    let verifier = Verifier::for_proof_file(&file, &dir, &Silent).expect("verifier");
+    assert!(!verifier.vk_from_cache);
+    verifier.verify(&file).expect("valid proof");
+
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,335 @@
+//! End-to-end tests of `prove` and `verify --proof` (DESIGN §5), with real proofs.
+//!
+//! Proofs are slow (tens of seconds each), so the proving tests use B = 1 (the smallest k of
+//! the batch circuit), share one params-and-keys folder under Cargo's target tmp dir (keys
+//! generated once) and run one at a time.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::Mutex;
+
+use serde_json::Value;
+
+/// Serialises the tests that prove: two proofs at once would only compete for the 2 cores.
+static PROVING: Mutex<()> = Mutex::new(());
+
+fn shared_params() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("prover-cli-params")
+}
+
+fn tmp_dir(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("batch-ecdsa-prover-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(bin: &str, args: &[&str]) -> Output {
+    let out = Command::new(bin).args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{bin} panicked: {stderr}");
+    out
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn gen_batch(dir: &Path, count: usize, seed: u64, corrupt: &str) -> PathBuf {
+    let out = dir.join(format!("b-{count}-{seed}-{corrupt}.json"));
+    let (c, s, o) = (
+        count.to_string(),
+        seed.to_string(),
+        out.display().to_string(),
+    );
+    let mut args = vec!["--count", &c, "--seed", &s, "--out", &o];
+    if !corrupt.is_empty() {
+        args.extend(["--corrupt", corrupt]);
+    }
+    let r = run(env!("CARGO_BIN_EXE_gen-batch"), &args);
+    assert!(r.status.success(), "{}", text(&r));
+    out
+}
+
+fn prove(args: &[&str]) -> Output {
+    run(env!("CARGO_BIN_EXE_prove"), args)
+}
+
+fn verify(proof: &Path, batch: Option<&Path>, params: &Path) -> Output {
+    let mut args = vec![
+        "--proof".to_string(),
+        proof.display().to_string(),
+        "--params-dir".to_string(),
+        params.display().to_string(),
+    ];
+    if let Some(b) = batch {
+        args.push("--batch".into());
+        args.push(b.display().to_string());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    run(env!("CARGO_BIN_EXE_verify"), &args)
+}
+
+fn last_json(o: &Output) -> Value {
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let line = stdout.lines().last().unwrap_or_default();
+    serde_json::from_str(line).unwrap_or_else(|e| panic!("last line is not JSON ({e}): {stdout}"))
+}
+
+/// Writes `edit(proof file JSON)` next to `proof` and returns its path.
+fn edited(proof: &Path, name: &str, edit: impl FnOnce(&mut Value)) -> PathBuf {
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(proof).unwrap()).unwrap();
+    edit(&mut v);
+    let path = proof.with_file_name(name);
+    std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    path
+}
+
+const DESIGN_KEYS: [&str; 12] = [
+    "circuit",
+    "batch_size",
+    "k",
+    "advice_columns",
+    "advice_cells",
+    "lookup_cells",
+    "fixed_cells",
+    "witness_s",
+    "keygen_s",
+    "prove_s",
+    "verify_s",
+    "proof_bytes",
+];
+
+#[test]
+fn valid_batch_proves_and_verifies_and_tampering_is_caught() {
+    let _guard = PROVING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tmp_dir("valid");
+    let params = shared_params();
+    let batch = gen_batch(&dir, 1, 11, "");
+    let proof = dir.join("proof.json");
+    let o = prove(&[
+        "--batch",
+        batch.to_str().unwrap(),
+        "--params-dir",
+        params.to_str().unwrap(),
+        "--out",
+        proof.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("INSECURE development setup"));
+    let j = last_json(&o);
+    for key in DESIGN_KEYS {
+        assert!(!j[key].is_null(), "JSON key {key} missing: {j}");
+    }
+    assert_eq!(j["circuit"], "batch");
+    assert_eq!(j["batch_size"], 1);
+    assert_eq!(j["self_verified"], true);
+    let proof_bytes = j["proof_bytes"].as_u64().unwrap();
+    assert!(proof_bytes > 0);
+
+    // The proof file's size is what calldata reads.
+    let c = run(
+        env!("CARGO_BIN_EXE_calldata"),
+        &["--proof", proof.to_str().unwrap(), "--json"],
+    );
+    assert_eq!(c.status.code(), Some(0), "{}", text(&c));
+    assert!(
+        String::from_utf8_lossy(&c.stdout).contains(&proof_bytes.to_string()),
+        "{}",
+        text(&c)
+    );
+
+    // Valid, alone and against its batch file.
+    let o = verify(&proof, None, &params);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = verify(&proof, Some(&batch), &params);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+
+    // Another batch's public inputs: exit 1 naming the signature.
+    let other = gen_batch(&dir, 1, 12, "");
+    let o = verify(&proof, Some(&other), &params);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout)
+            .contains("signature 0: message hash and public key differ"),
+        "{}",
+        text(&o)
+    );
+
+    // A changed proof byte.
+    let tampered = edited(&proof, "tampered.json", |v| {
+        let hex = v["proof"].as_str().unwrap().to_string();
+        let mid = hex.len() / 2;
+        let c = if &hex[mid..mid + 1] == "0" { "1" } else { "0" };
+        v["proof"] = Value::String(format!("{}{c}{}", &hex[..mid], &hex[mid + 1..]));
+    });
+    let o = verify(&tampered, None, &params);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+
+    // A changed public input (another valid hash): the proof no longer fits.
+    let other_proof_inputs: Value =
+        serde_json::from_str(&std::fs::read_to_string(&other).unwrap()).unwrap();
+    let other_hash = other_proof_inputs["signatures"][0]["msg_hash"].clone();
+    let swapped = edited(&proof, "swapped.json", |v| {
+        v["public_inputs"][0]["msg_hash"] = other_hash;
+    });
+    let o = verify(&swapped, None, &params);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+
+    // Another verifying-key hash: made for another circuit build.
+    let vk = edited(&proof, "vk.json", |v| {
+        v["vk_hash"] = Value::String(format!("0x{}", "ab".repeat(32)));
+    });
+    let o = verify(&vk, None, &params);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("verifying-key hash"));
+
+    // Bad input: exit 2 with a reason.
+    let cases: Vec<(PathBuf, &str)> = vec![
+        (
+            edited(&proof, "circuit.json", |v| v["circuit"] = "fast".into()),
+            "unknown variant",
+        ),
+        (
+            edited(&proof, "version.json", |v| v["version"] = 7.into()),
+            "version 7",
+        ),
+        (
+            edited(&proof, "size.json", |v| v["batch_size"] = 2.into()),
+            "batch_size is 2",
+        ),
+        (dir.join("missing.json"), "cannot read proof file"),
+    ];
+    for (path, reason) in cases {
+        let o = verify(&path, None, &params);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains(reason),
+            "{reason}: {}",
+            text(&o)
+        );
+    }
+    let o = verify(&proof, None, &dir.join("no-params"));
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("params for k ="));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn unchecked_invalid_batch_gives_a_proof_that_fails_verification() {
+    let _guard = PROVING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tmp_dir("unchecked");
+    let params = shared_params();
+    let batch = gen_batch(&dir, 1, 13, "0");
+    let proof = dir.join("bad-proof.json");
+    let o = prove(&[
+        "--batch",
+        batch.to_str().unwrap(),
+        "--unchecked",
+        "--params-dir",
+        params.to_str().unwrap(),
+        "--out",
+        proof.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let j = last_json(&o);
+    assert_eq!(j["self_verified"], false, "{j}");
+    assert!(
+        proof.exists(),
+        "--unchecked writes the proof so verify can reject it"
+    );
+    let o = verify(&proof, None, &params);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("does not verify"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn invalid_signature_exits_one_naming_it_and_writes_nothing() {
+    let dir = tmp_dir("invalid");
+    let batch = gen_batch(&dir, 3, 1, "1");
+    let proof = dir.join("proof.json");
+    let o = prove(&[
+        "--batch",
+        batch.to_str().unwrap(),
+        "--params-dir",
+        dir.join("params").to_str().unwrap(),
+        "--out",
+        proof.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.starts_with("signature 1: invalid"), "{}", text(&o));
+    assert_eq!(stdout.lines().count(), 1, "{}", text(&o));
+    assert!(!proof.exists());
+    assert!(
+        !dir.join("params").exists(),
+        "no params made for an invalid batch"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_input_exits_two_with_the_reason() {
+    let dir = tmp_dir("bad");
+    let malformed = dir.join("malformed.json");
+    std::fs::write(&malformed, r#"{"signatures": [{"msg_hash": "0x12"}]}"#).unwrap();
+    let proof = dir.join("proof.json");
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec!["--batch".into(), malformed.display().to_string()],
+            "not valid JSON",
+        ),
+        (
+            vec![
+                "--batch".into(),
+                dir.join("nope.json").display().to_string(),
+            ],
+            "cannot read batch file",
+        ),
+        (vec!["--count".into(), "0".into()], "at least 1"),
+        (
+            vec![
+                "--count".into(),
+                "1".into(),
+                "--circuit".into(),
+                "fast".into(),
+            ],
+            "unknown circuit",
+        ),
+    ];
+    for (mut args, reason) in cases {
+        args.extend(["--out".into(), proof.display().to_string()]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = prove(&args);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains(reason),
+            "{reason}: {}",
+            text(&o)
+        );
+        assert!(!proof.exists());
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn cells_only_prints_the_layout_without_proving() {
+    let o = prove(&["--count", "2", "--cells-only", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let j = last_json(&o);
+    for key in DESIGN_KEYS {
+        assert!(j.get(key).is_some(), "JSON key {key} missing: {j}");
+    }
+    assert_eq!(j["batch_size"], 2);
+    assert!(j["advice_cells"].as_u64().unwrap() > 100_000);
+    assert!(j["advice_cells"].as_u64() > j["lookup_cells"].as_u64());
+    assert!(j["prove_s"].is_null() && j["keygen_s"].is_null());
+}
