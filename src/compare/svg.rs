@@ -1,6 +1,7 @@
 //! `results/compare.svg`: cost per signature against B (log₂ x-axis), naive against batch, in
-//! two panels: advice cells per signature (every row) and proving time per signature (proved
-//! rows). Hand-written SVG, no plotting crate.
+//! three panels: advice cells per signature (every row), proving time per signature (proved
+//! rows) and advice area (columns × 2^k) per signature (every row). Hand-written SVG, no
+//! plotting crate.
 
 use std::fmt::Write;
 
@@ -205,7 +206,14 @@ pub fn document(rows: &[Row]) -> String {
             p.2 = false; // times are always measured
         }
     }
-    let width = 2.0 * PANEL_W;
+    // The advice area (columns × 2^k) is what keygen and proving pay for, used or not: it
+    // explains proving times the cell counts alone do not (e.g. a half-empty column group).
+    let area = Panel {
+        title: "Advice area per signature",
+        y_label: "advice columns × 2^k / B",
+        series: series(&|r| Some(r.cells.advice_area() as f64 / r.batch_size.max(1) as f64)),
+    };
+    let width = 3.0 * PANEL_W;
     let height = PANEL_H + 30.0;
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
@@ -214,9 +222,10 @@ pub fn document(rows: &[Row]) -> String {
     );
     draw_panel(&mut out, 0.0, &cells, &bs);
     draw_panel(&mut out, PANEL_W, &prove, &bs);
+    draw_panel(&mut out, 2.0 * PANEL_W, &area, &bs);
     // Legend.
     let ly = PANEL_H + 12.0;
-    let mut lx = PANEL_W - 180.0;
+    let mut lx = 1.5 * PANEL_W - 180.0;
     for k in Kind::ALL {
         let _ = writeln!(
             out,
@@ -282,11 +291,11 @@ mod tests {
         let svg = document(&rows);
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
         assert!(svg.trim_end().ends_with("</svg>"));
-        // Cells: 3 points per kind; proving: 2 points per kind → 4 polylines, 10 markers
-        // (+2 legend markers).
-        assert_eq!(svg.matches("<polyline").count(), 4);
-        assert_eq!(svg.matches("<circle").count(), 12);
-        assert_eq!(svg.matches("fill=\"#fff\" stroke=").count(), 1);
+        // Cells and area: 3 points per kind; proving: 2 points per kind → 6 polylines, 16
+        // markers (+2 legend markers).
+        assert_eq!(svg.matches("<polyline").count(), 6);
+        assert_eq!(svg.matches("<circle").count(), 18);
+        assert_eq!(svg.matches("fill=\"#fff\" stroke=").count(), 2);
         assert!(svg.contains(">256</text>"));
         assert!(svg.contains("hollow: cells extrapolated"));
         // Balanced tags: every opened text closes.
@@ -298,6 +307,6 @@ mod tests {
         let rows = pair(4, false);
         let svg = document(&rows);
         assert!(svg.contains("not measured in this run"));
-        assert_eq!(svg.matches("<polyline").count(), 2);
+        assert_eq!(svg.matches("<polyline").count(), 4);
     }
 }
