@@ -4,10 +4,12 @@
 //! - [`native`]: the native secp256k1 ECDSA / ECDSA* reference and native batch verification;
 //! - [`batch`]: the batch file format and its validation;
 //! - [`demo`]: deterministic demo batches;
-//! - [`calldata`]: the rollup cost model.
+//! - [`calldata`]: the rollup cost model;
+//! - [`compare`]: the naive vs batch comparison bench's measurements and writers.
 
 pub mod batch;
 pub mod calldata;
+pub mod compare;
 pub mod demo;
 pub mod fsutil;
 pub mod hexfmt;
