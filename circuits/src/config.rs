@@ -35,14 +35,14 @@ impl CircuitConfig {
     ) -> Self {
         let table = (meta.lookup_table_column(), meta.lookup_table_column());
         let groups: Vec<GroupConfig> = (0..params.phases)
-            .map(|ph| {
-                let g = GroupConfig::configure(meta, ph, &params, table, moduli.len());
-                crate::range::gates::configure(meta, &g);
-                crate::field::gates::configure(meta, &g, &moduli);
-                crate::ecc::gates::configure(meta, &g, &params);
-                g
-            })
+            .map(|ph| GroupConfig::configure(meta, ph, &params, table, moduli.len()))
             .collect();
+        // Point tables live in the phase-0 group; every group's queries look them up there.
+        for g in &groups {
+            crate::range::gates::configure(meta, g);
+            crate::field::gates::configure(meta, g, &moduli);
+            crate::ecc::gates::configure(meta, g, &groups[0], &params);
+        }
         let challenge = (params.phases >= 2).then(|| meta.challenge_usable_after(FirstPhase));
         if let Some(c) = challenge {
             for g in groups.iter().filter(|g| g.phase >= 1) {
