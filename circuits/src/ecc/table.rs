@@ -281,7 +281,7 @@ impl EccChip {
         );
         assert_eq!(b.phase, 0, "point tables are laid out in the phase-0 group");
         // One extra empty row (key 0, nothing assigned): the zero tuple of non-query rows.
-        let first = b.new_rows(2 * entries.len() as u32 + 1);
+        let first = b.new_rows_in_lane(0, 2 * entries.len() as u32 + 1);
         let id = first as u64 + 1;
         for (i, p) in entries.iter().enumerate() {
             let r = first + 2 * i as u32;

@@ -19,7 +19,8 @@
 //! **Phase 1** (after `t`): `t` bound to the challenge ([`super::challenge`]), its powers, the
 //! coefficients `tⁱ·(−vᵢ)` and `Σ tⁱ·(−uᵢ)` (Fq chip, canonical), their `w`-bit windows, and ONE
 //! Straus MSM over the 2B points with one shared chain of doublings plus the G term from a
-//! constant table ([`EccChip::msm_lookup_tables_raw`], selections by the point-table lookup). The accumulator starts at the hashed constant
+//! constant table ([`EccChip::msm_lookup_tables_raw`], selections by the point-table lookup).
+//! The accumulator starts at the hashed constant
 //! `A` and every table entry carries the hashed constant `C`, so the MSM equals
 //! `Σ + offset` for a constant `offset` fixed when the circuit is built; the circuit asserts
 //! `acc = offset` (canonical limbs, copy constraints), i.e. `Σ = O`.
@@ -28,7 +29,8 @@
 //! Signature i is valid (ECDSA*, see [`super`]) iff `Eᵢ = O` given the phase-0 checks. The
 //! circuit proves `Σ Tⁱ·eᵢ ≡ 0 (mod n)` for the integer `T` of the challenge (every point
 //! operation is exact: additions prove `x₁ ≠ x₂`, doublings act on on-curve points, a
-//! lookup selection returns exactly the entry of its proven digit; see [`crate::ecc`]). If some `eⱼ ≠ 0`, `P(X) = Σ eᵢ·Xⁱ` is a non-zero
+//! lookup selection returns exactly the entry of its proven digit; see [`crate::ecc`]).
+//! If some `eⱼ ≠ 0`, `P(X) = Σ eᵢ·Xⁱ` is a non-zero
 //! polynomial over `Z_n` of degree `≤ B − 1`, with at most `B − 1` roots. Everything the
 //! prover chooses (`Rᵢ` both coordinates, `sᵢ`, the tables, `±uᵢ`, `±vᵢ`; `hᵢ`, `Qᵢ` are public
 //! inputs, which the transcript absorbs first) lies in phase-0 advice or the instance, which the
@@ -86,6 +88,27 @@ pub fn batch_params(lookup_bits: u32, w: u32) -> LayoutParams {
     }
     p.phases = 2;
     p
+}
+
+/// Largest k [`BatchEcdsaCircuit::fitted`] tries.
+pub const MAX_K: u32 = 26;
+
+/// Most column groups (lanes) per phase [`BatchEcdsaCircuit::fitted`] uses: each lane adds
+/// ~35 committed polynomials (11 advice columns, 8 lookup arguments of 3) to the proof and
+/// its verification, so the search stops there.
+pub const MAX_LANES: usize = 8;
+
+/// Polynomials the prover commits per proof for this layout, read from the configured
+/// constraint system: advice columns, 3 per lookup argument (permuted input, permuted table,
+/// grand product) and the permutation's grand products (one per `degree − 2` columns with
+/// equality). Times `2^k` this is the proving work `fitted` minimises.
+pub fn proving_columns(params: &LayoutParams) -> usize {
+    let mut cs = ConstraintSystem::<Native>::default();
+    let _ = BatchEcdsaCircuit::configure_with_params(&mut cs, params.clone());
+    let chunk = cs.degree().saturating_sub(2).max(1);
+    cs.num_advice_columns()
+        + 3 * cs.lookups().len()
+        + cs.permutation().get_columns().len().div_ceil(chunk)
 }
 
 /// Columns: the shared chip configuration (two column groups and the challenge) plus one
@@ -185,17 +208,65 @@ impl BatchEcdsaCircuit {
         }
     }
 
-    /// The circuit at the smallest k its layout fits (lookup bits `k − 1`). Returns it and k.
+    /// The circuit with the cheapest proving layout, and its k (lookup bits `k − 1`).
+    ///
+    /// For every k it picks the lanes (column groups) per phase that fit the rows in `2^k`
+    /// (at most [`MAX_LANES`] per phase), and keeps the (k, lanes) with the smallest proving
+    /// work [`proving_columns`]` × 2^k` (ties: fewer columns). Phase 1 (the MSM) is about 6×
+    /// taller than phase 0, so it gets more lanes. Lays the circuit out about twice per k.
     pub fn fitted(signatures: Vec<SignatureWitness>, window: u32) -> (Self, u32) {
-        let mut k = 11;
-        loop {
-            let params = batch_params(k - 1, window);
-            let c = Self::new(params.clone(), signatures.clone(), window);
-            let rows = c.phase_stats().iter().map(|s| s.rows).max().unwrap_or(0);
-            if params.min_k(rows) <= k {
-                return (c, k);
+        let mut best: Option<(u128, usize, Self, u32)> = None;
+        for k in 11..=MAX_K {
+            let Some(c) = Self::fit_lanes(&signatures, window, k) else {
+                continue;
+            };
+            let cols = proving_columns(&c.params);
+            let cost = (cols as u128) << k;
+            let single = c.params.lanes.iter().all(|&l| l == 1);
+            if !matches!(&best, Some((bc, bcols, _, _)) if (*bc, *bcols) <= (cost, cols)) {
+                best = Some((cost, cols, c, k));
             }
-            k += 1;
+            // One lane per phase fits: a larger k only adds rows.
+            if single {
+                break;
+            }
+        }
+        let (_, _, c, k) = best.expect("k = MAX_K fits any batch this crate lays out");
+        (c, k)
+    }
+
+    /// The circuit at size `2^k` (lookup bits `k − 1`) with the fewest lanes per phase that
+    /// fit, or `None` if more than [`MAX_LANES`] would be needed.
+    fn fit_lanes(signatures: &[SignatureWitness], window: u32, k: u32) -> Option<Self> {
+        let mut params = batch_params(k - 1, window);
+        let fits = |rows: usize, p: &LayoutParams| p.min_k(rows) <= k;
+        if !fits(0, &params) {
+            return None;
+        }
+        let cap = (1usize << k) - LayoutParams::RESERVED_ROWS;
+        let one = Self::new(params.clone(), signatures.to_vec(), window);
+        let mut lanes: Vec<usize> = one
+            .phase_stats()
+            .iter()
+            .map(|s| s.rows.div_ceil(cap).max(1))
+            .collect();
+        loop {
+            if lanes.iter().any(|&l| l > MAX_LANES) {
+                return None;
+            }
+            params.lanes = lanes.clone();
+            let c = Self::new(params.clone(), signatures.to_vec(), window);
+            let stats = c.phase_stats();
+            let mut ok = true;
+            for (l, s) in lanes.iter_mut().zip(stats.iter()) {
+                if !fits(s.rows, &params) {
+                    *l += 1;
+                    ok = false;
+                }
+            }
+            if ok {
+                return Some(c);
+            }
         }
     }
 
