@@ -4,7 +4,7 @@
 //! (defaults: B = 1,2,4,8,16,32,64,128,256 and w = 3,4,5). Lookup bits 17 (k = 18 tables);
 //! the cell counts do not depend on k except through the number of range chunks per limb.
 
-use batch_ecdsa_circuits::ecdsa::batch::{batch_params, BatchEcdsaCircuit};
+use batch_ecdsa_circuits::ecdsa::batch::{batch_params, proving_columns, BatchEcdsaCircuit};
 use batch_ecdsa_circuits::ecdsa::naive::{NaiveEcdsaCircuit, DEFAULT_WINDOW};
 use batch_ecdsa_circuits::ecdsa::SignatureWitness;
 use batch_ecdsa_circuits::layout::LayoutParams;
@@ -51,6 +51,10 @@ fn main() {
         .collect();
     let bs = parse_list(args.first(), &[1, 2, 4, 8, 16, 32, 64, 128, 256]);
     let ws = parse_list(args.get(1), &[3, 4, 5]);
+    if args.get(2).map(String::as_str) == Some("fit") {
+        fit_table(&bs, &ws);
+        return;
+    }
     let lookup_bits = 17;
     println!(
         "lookup bits {lookup_bits}; cells per signature: all advice cells (of which looked up)"
@@ -99,5 +103,40 @@ fn main() {
             rows[0],
             rows[1]
         );
+    }
+}
+
+/// `-- B1,.. w1,.. fit`: the layout `BatchEcdsaCircuit::fitted` picks per B and w (k, lanes per
+/// phase, rows per phase, committed polynomials) and its proving work `columns × 2^k`, against
+/// the one-lane layout at the smallest k.
+fn fit_table(bs: &[usize], ws: &[usize]) {
+    println!("| B | w | k | lanes phase 0 / 1 | rows phase 0 / 1 | columns | columns × 2^k | one lane: k, columns, columns × 2^k |");
+    for &b in bs {
+        for &w in ws {
+            let sigs = witnesses(b);
+            let (c, k) = BatchEcdsaCircuit::fitted(sigs.clone(), w as u32);
+            let [s0, s1] = c.phase_stats();
+            let cols = proving_columns(&c.params);
+            // The smallest k with one lane per phase.
+            let mut k1 = 11;
+            let one = loop {
+                let p = batch_params(k1 - 1, w as u32);
+                let c1 = BatchEcdsaCircuit::new(p.clone(), sigs.clone(), w as u32);
+                let rows = c1.phase_stats().iter().map(|s| s.rows).max().unwrap_or(0);
+                if p.min_k(rows) <= k1 {
+                    break proving_columns(&p);
+                }
+                k1 += 1;
+            };
+            println!(
+                "| {b} | {w} | {k} | {} / {} | {} / {} | {cols} | {} | {k1}, {one}, {} |",
+                c.params.lanes_of(0),
+                c.params.lanes_of(1),
+                s0.rows,
+                s1.rows,
+                (cols as u128) << k,
+                (one as u128) << k1
+            );
+        }
     }
 }

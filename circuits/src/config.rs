@@ -17,6 +17,8 @@ use halo2curves::secp256k1::{Fp, Fq};
 /// Column groups (index = phase), the range table, and the registered emulated moduli.
 #[derive(Clone, Debug)]
 pub struct CircuitConfig {
+    /// Column groups, phase-major: phase 0's lanes, then phase 1's. `groups[0]` (phase 0,
+    /// lane 0) holds the point tables.
     pub groups: Vec<GroupConfig>,
     pub table: (TableColumn, TableColumn),
     pub params: LayoutParams,
@@ -35,14 +37,15 @@ impl CircuitConfig {
     ) -> Self {
         let table = (meta.lookup_table_column(), meta.lookup_table_column());
         let groups: Vec<GroupConfig> = (0..params.phases)
-            .map(|ph| {
-                let g = GroupConfig::configure(meta, ph, &params, table, moduli.len());
-                crate::range::gates::configure(meta, &g);
-                crate::field::gates::configure(meta, &g, &moduli);
-                crate::ecc::gates::configure(meta, &g, &params);
-                g
-            })
+            .flat_map(|ph| (0..params.lanes_of(ph)).map(move |lane| (ph, lane)))
+            .map(|(ph, lane)| GroupConfig::configure(meta, ph, lane, &params, table, moduli.len()))
             .collect();
+        // Point tables live in the phase-0 group; every group's queries look them up there.
+        for g in &groups {
+            crate::range::gates::configure(meta, g);
+            crate::field::gates::configure(meta, g, &moduli);
+            crate::ecc::gates::configure(meta, g, &groups[0], &params);
+        }
         let challenge = (params.phases >= 2).then(|| meta.challenge_usable_after(FirstPhase));
         if let Some(c) = challenge {
             for g in groups.iter().filter(|g| g.phase >= 1) {
@@ -78,11 +81,16 @@ impl CircuitConfig {
         b: &Builder,
         cells: &mut HashMap<CellRef, Cell>,
     ) -> Result<(), Error> {
-        let group = &self.groups[b.phase as usize];
+        let lanes = self.lanes(b.phase);
         layouter.assign_region(
             || "phase",
-            |mut region| assign_builder(&mut region, group, b, cells),
+            |mut region| assign_builder(&mut region, &lanes, b, cells),
         )
+    }
+
+    /// The column groups of phase `phase`, index = lane.
+    pub fn lanes(&self, phase: u8) -> Vec<&GroupConfig> {
+        self.groups.iter().filter(|g| g.phase == phase).collect()
     }
 
     /// Assigns the table and a single first-phase builder.
@@ -92,12 +100,12 @@ impl CircuitConfig {
         b: &Builder,
     ) -> Result<(), Error> {
         load_range_table(layouter, self.table, &self.params)?;
-        let group = &self.groups[0];
+        let lanes = self.lanes(0);
         layouter.assign_region(
             || "phase 0",
             |mut region| {
                 let mut cells = std::collections::HashMap::new();
-                assign_builder(&mut region, group, b, &mut cells)
+                assign_builder(&mut region, &lanes, b, &mut cells)
             },
         )
     }

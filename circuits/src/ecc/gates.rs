@@ -70,15 +70,21 @@ fn one_hot(
     out
 }
 
-/// Adds the point-table lookup and the selection gates for every window size of
-/// [`ecc_select_sizes`].
+/// Adds the point-table lookup of the queries of `cfg` into the tables of `table_group`, and
+/// the selection gates of `cfg` for every window size of [`ecc_select_sizes`].
+///
+/// **Where tables live.** Every point table is laid out in ONE group, the table group (the
+/// phase-0 group, see `CircuitConfig::configure` and `EccChip::load_lookup_table`); the queries
+/// of every group look it up there. A lookup argument is evaluated after every advice phase is
+/// committed, so a second-phase query may read a first-phase table: the batch circuit builds
+/// its tables in phase 0 (they depend only on the points) and selects from them in phase 1.
 ///
 /// **Point-table lookup** (dynamic, `lookup_any`, every query at the current row). The table
 /// side is `(key, l0, l1, l2)` on every row: `key` is a fixed column used by nothing else, 0
 /// except on table rows; `l0..l2` are main columns 1–3. A table entry occupies two rows: the
 /// x limbs then the y limbs in columns 1–3 (copies of the entry's cells), with keys
 /// `512·id + 2i + 2` (x) and `512·id + 2i + 3` (y), `id ≥ 1` unique per table, `i` the entry's
-/// index. A query occupies two rows with the fixed `lookup_in = 1`: column 0 a copy of the digit
+/// index (columns and key of the table group). A query occupies two rows with the fixed `lookup_in = 1`: column 0 a copy of the digit
 /// `d` on both, columns 1–3 the selected x limbs, then y limbs, γ = `512·id + 2` and
 /// `512·id + 3`; its tuple is `lookup_in·(γ + 2d, l0, l1, l2)`.
 ///
@@ -89,22 +95,26 @@ fn one_hot(
 /// entry matches no row. Rows with `lookup_in = 0` give the input `(0, 0, 0, 0)`, matched by
 /// the empty row every table reserves (key 0, limbs unassigned = 0); rows with key 0 can only
 /// match such zero inputs, whatever their advice holds.
-pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, params: &LayoutParams) {
+pub fn configure(
+    meta: &mut ConstraintSystem<Native>,
+    cfg: &GroupConfig,
+    table_group: &GroupConfig,
+    params: &LayoutParams,
+) {
     let c = cfg.clone();
+    let tg = table_group.clone();
     meta.lookup_any("ecc point table", move |m| {
         let qi = m.query_fixed(c.lookup_in, Rotation::cur());
-        let key = m.query_fixed(c.lookup_table, Rotation::cur());
+        let key = m.query_fixed(tg.lookup_table, Rotation::cur());
         let g = m.query_fixed(c.gamma, Rotation::cur());
-        let a = |m: &mut VirtualCells<'_, Native>, col: usize| {
-            m.query_advice(c.main[col], Rotation::cur())
-        };
-        let d = a(m, 0);
+        let d = m.query_advice(c.main[0], Rotation::cur());
         // Table side of degree 1 (a dedicated key column, 0 off table rows): the lookup has
         // degree 2 + 2 + 1 = 5, which keeps the extended domain of the degree-4 circuit.
         let mut out = vec![(qi.clone() * (g + d * k(2)), key)];
         for col in 1..4 {
-            let v = a(m, col);
-            out.push((qi.clone() * v.clone(), v));
+            let v = m.query_advice(c.main[col], Rotation::cur());
+            let tv = m.query_advice(tg.main[col], Rotation::cur());
+            out.push((qi.clone() * v, tv));
         }
         out
     });

@@ -263,6 +263,63 @@ impl EccChip {
         w: u32,
     ) -> (AccPoint, Secp256k1) {
         assert_eq!(points.len(), windows.len(), "one scalar per point");
+        let (_, c) = offsets();
+        let t = 1usize << w;
+        let tables: Vec<Vec<AccPoint>> = points
+            .iter()
+            .map(|p| self.offset_table_acc(b, p, c, t))
+            .collect();
+        if self.lookup_select {
+            let lookups: Vec<PointLookupTable> = tables
+                .into_iter()
+                .map(|tb| self.load_lookup_table(b, tb))
+                .collect();
+            self.straus_acc(b, windows, g_windows, w, |b, i, d| {
+                self.select_lookup(b, &lookups[i], d)
+            })
+        } else {
+            self.straus_acc(b, windows, g_windows, w, |b, i, d| {
+                self.select_from_acc_table(b, &tables[i], d)
+            })
+        }
+    }
+
+    /// The Straus MSM of [`Self::msm_windows_raw`] on point tables that are already built and
+    /// laid out for the point-table lookup (e.g. in an earlier phase: the batch circuit builds
+    /// them in phase 0, before its scalars exist). `tables[i]` must be
+    /// `load_lookup_table(offset_table_acc(Pᵢ, C, 2^w))` with `C = offsets().1`, i.e. the entries
+    /// `[C + d·Pᵢ]` for `d < 2^w`: the returned offset assumes it (a table with other entries
+    /// gives a different, still exactly computed, sum). Every selection is a lookup (8 cells).
+    /// Panics if a table does not have `2^w` entries (a construction error).
+    pub fn msm_lookup_tables_raw(
+        &self,
+        b: &mut Builder,
+        tables: &[&PointLookupTable],
+        windows: &[Vec<ScalarWindow>],
+        g_windows: Option<&[ScalarWindow]>,
+        w: u32,
+    ) -> (AssignedPoint, Secp256k1) {
+        assert_eq!(tables.len(), windows.len(), "one scalar per table");
+        assert!(
+            tables.iter().all(|tb| tb.entries.len() == 1usize << w),
+            "a table holds 2^w entries"
+        );
+        let (acc, off) = self.straus_acc(b, windows, g_windows, w, |b, i, d| {
+            self.select_lookup(b, tables[i], d)
+        });
+        (acc.finish(self, b), off)
+    }
+
+    /// Straus over the union of the windows' offsets (see [`Self::msm_windows_raw`]);
+    /// `select(b, i, d)` returns the entry `C + d·Pᵢ` of term i's table.
+    fn straus_acc(
+        &self,
+        b: &mut Builder,
+        windows: &[Vec<ScalarWindow>],
+        g_windows: Option<&[ScalarWindow]>,
+        w: u32,
+        mut select: impl FnMut(&mut Builder, usize, &AssignedValue) -> AccPoint,
+    ) -> (AccPoint, Secp256k1) {
         let all = windows
             .iter()
             .flatten()
@@ -288,18 +345,6 @@ impl EccChip {
         let (a, c) = offsets();
         let t = 1usize << w;
         let (a_p, c_p) = (Secp256k1::from(a), Secp256k1::from(c));
-        let tables: Vec<Vec<AccPoint>> = points
-            .iter()
-            .map(|p| self.offset_table_acc(b, p, c, t))
-            .collect();
-        let lookups: Vec<PointLookupTable> = if self.lookup_select {
-            tables
-                .iter()
-                .map(|tb| self.load_lookup_table(b, tb.clone()))
-                .collect()
-        } else {
-            Vec::new()
-        };
         let const_table = |start: Secp256k1| -> Vec<Secp256k1Affine> {
             let g = Secp256k1::generator();
             let mut cur = start;
@@ -320,13 +365,9 @@ impl EccChip {
         for (pos, &o) in offs.iter().enumerate().rev() {
             let top = acc.is_none();
             let mut sels: Vec<AccPoint> = Vec::new();
-            for (i, table) in tables.iter().enumerate() {
-                if let Some(d) = at(&windows[i], o) {
-                    sels.push(if self.lookup_select {
-                        self.select_lookup(b, &lookups[i], &d)
-                    } else {
-                        self.select_from_acc_table(b, table, &d)
-                    });
+            for (i, ws) in windows.iter().enumerate() {
+                if let Some(d) = at(ws, o) {
+                    sels.push(select(b, i, &d));
                     c_mult += BigUint::from(1u8) << o;
                 }
             }

@@ -12,13 +12,15 @@
 //! `Qᵢ`, `Rᵢ` loaded canonical and on the curve (affine: never the identity); `hᵢ` canonical;
 //! `1 ≤ sᵢ < n`; `rᵢ = x(Rᵢ) mod n ≠ 0` with `x ∈ [n, p)` handled; `−uᵢ = −hᵢ/sᵢ` and
 //! `−vᵢ = −rᵢ/sᵢ` (witness `q` canonical, `q·sᵢ ≡ −num`, `sᵢ ≠ 0` proven so `q` is unique); and
-//! the Straus tables `[C + d·Rᵢ]`, `[C + d·Qᵢ]` (`d < 2^w`, they depend only on the points).
+//! the Straus tables `[C + d·Rᵢ]`, `[C + d·Qᵢ]` (`d < 2^w`, they depend only on the points),
+//! built with accumulator additions and laid out for the point-table lookup (phase-0 group).
 //! The limbs of `hᵢ`, `x(Qᵢ)`, `y(Qᵢ)` are copy-constrained to the instance column.
 //!
 //! **Phase 1** (after `t`): `t` bound to the challenge ([`super::challenge`]), its powers, the
 //! coefficients `tⁱ·(−vᵢ)` and `Σ tⁱ·(−uᵢ)` (Fq chip, canonical), their `w`-bit windows, and ONE
 //! Straus MSM over the 2B points with one shared chain of doublings plus the G term from a
-//! constant table (see [`straus_with_tables`]). The accumulator starts at the hashed constant
+//! constant table ([`EccChip::msm_lookup_tables_raw`], selections by the point-table lookup).
+//! The accumulator starts at the hashed constant
 //! `A` and every table entry carries the hashed constant `C`, so the MSM equals
 //! `Σ + offset` for a constant `offset` fixed when the circuit is built; the circuit asserts
 //! `acc = offset` (canonical limbs, copy constraints), i.e. `Σ = O`.
@@ -26,8 +28,9 @@
 //! **Soundness.** Write `Eᵢ = Rᵢ − uᵢ·G − vᵢ·Qᵢ = eᵢ·G` (the group is cyclic of prime order n).
 //! Signature i is valid (ECDSA*, see [`super`]) iff `Eᵢ = O` given the phase-0 checks. The
 //! circuit proves `Σ Tⁱ·eᵢ ≡ 0 (mod n)` for the integer `T` of the challenge (every point
-//! operation is exact: strict additions prove `x₁ ≠ x₂`, doublings act on on-curve points,
-//! selections are one-hot; see [`crate::ecc`]). If some `eⱼ ≠ 0`, `P(X) = Σ eᵢ·Xⁱ` is a non-zero
+//! operation is exact: additions prove `x₁ ≠ x₂`, doublings act on on-curve points, a
+//! lookup selection returns exactly the entry of its proven digit; see [`crate::ecc`]).
+//! If some `eⱼ ≠ 0`, `P(X) = Σ eᵢ·Xⁱ` is a non-zero
 //! polynomial over `Z_n` of degree `≤ B − 1`, with at most `B − 1` roots. Everything the
 //! prover chooses (`Rᵢ` both coordinates, `sᵢ`, the tables, `±uᵢ`, `±vᵢ`; `hᵢ`, `Qᵢ` are public
 //! inputs, which the transcript absorbs first) lies in phase-0 advice or the instance, which the
@@ -51,15 +54,13 @@ use ff::Field;
 use group::Curve;
 use halo2_proofs::circuit::{Layouter, SimpleFloorPlanner};
 use halo2_proofs::plonk::{Circuit, Column, ConstraintSystem, Error, Instance};
-use halo2curves::secp256k1::{Fp, Fq, Secp256k1, Secp256k1Affine};
-use num_bigint::BigUint;
+use halo2curves::secp256k1::{Fp, Fq};
 
 use super::challenge::{load_challenge_scalar, powers};
 use super::scalar::{self, NonZeroScalar};
 use super::witness::SignatureWitness;
-use crate::bigint::big_to_fe;
 use crate::config::CircuitConfig;
-use crate::ecc::{offsets, scalar_windows, AssignedPoint, EccChip, ScalarWindow};
+use crate::ecc::{offsets, scalar_windows, EccChip, PointLookupTable};
 use crate::field::{FieldChip, FieldValue, Reduced};
 use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
 use crate::range::RangeChip;
@@ -89,6 +90,27 @@ pub fn batch_params(lookup_bits: u32, w: u32) -> LayoutParams {
     p
 }
 
+/// Largest k [`BatchEcdsaCircuit::fitted`] tries.
+pub const MAX_K: u32 = 26;
+
+/// Most column groups (lanes) per phase [`BatchEcdsaCircuit::fitted`] uses: each lane adds
+/// ~35 committed polynomials (11 advice columns, 8 lookup arguments of 3) to the proof and
+/// its verification, so the search stops there.
+pub const MAX_LANES: usize = 8;
+
+/// Polynomials the prover commits per proof for this layout, read from the configured
+/// constraint system: advice columns, 3 per lookup argument (permuted input, permuted table,
+/// grand product) and the permutation's grand products (one per `degree − 2` columns with
+/// equality). Times `2^k` this is the proving work `fitted` minimises.
+pub fn proving_columns(params: &LayoutParams) -> usize {
+    let mut cs = ConstraintSystem::<Native>::default();
+    let _ = BatchEcdsaCircuit::configure_with_params(&mut cs, params.clone());
+    let chunk = cs.degree().saturating_sub(2).max(1);
+    cs.num_advice_columns()
+        + 3 * cs.lookups().len()
+        + cs.permutation().get_columns().len().div_ceil(chunk)
+}
+
 /// Columns: the shared chip configuration (two column groups and the challenge) plus one
 /// instance column.
 #[derive(Clone, Debug)]
@@ -111,8 +133,8 @@ pub struct BatchEcdsaCircuit {
 
 /// What phase 0 leaves for phase 1, per signature.
 struct SigPhase0 {
-    r_table: Vec<AssignedPoint>,
-    q_table: Vec<AssignedPoint>,
+    r_table: PointLookupTable,
+    q_table: PointLookupTable,
     neg_u: Reduced<Fq>,
     neg_v: Reduced<Fq>,
 }
@@ -156,8 +178,10 @@ fn phase0_signature(
     let neg_v = neg_div(fq, b, r.value(), &s);
     let (_, c) = offsets();
     let t = 1usize << window;
-    let r_table = ecc.offset_table(b, &r_point, c, t);
-    let q_table = ecc.offset_table(b, &q, c, t);
+    let r_table = ecc.offset_table_acc(b, &r_point, c, t);
+    let r_table = ecc.load_lookup_table(b, r_table);
+    let q_table = ecc.offset_table_acc(b, &q, c, t);
+    let q_table = ecc.load_lookup_table(b, q_table);
     let mut public = Vec::with_capacity(9);
     public.extend_from_slice(h.limbs());
     public.extend_from_slice(q.x.limbs());
@@ -173,65 +197,6 @@ fn phase0_signature(
     )
 }
 
-/// `k·P` natively for an integer k.
-fn mul_big(p: Secp256k1Affine, k: &BigUint) -> Secp256k1 {
-    Secp256k1::from(p) * big_to_fe::<Fq>(k)
-}
-
-/// Straus over pre-built offset tables: `Σⱼ kⱼ·Pⱼ + k_G·G + offset`, and `offset`.
-///
-/// `tables[j] = [C + d·Pⱼ]` (from [`EccChip::offset_table`]), `wins[j]` the windows of `kⱼ`
-/// ([`scalar_windows`], same `w` for all), `g_wins` those of `k_G`. From the top window down:
-/// double the accumulator `o_(m+1) − o_m` times (ONE chain shared by every term), then add each
-/// term's selected entry and the G entry from the constant table `[C + d·G]`. Starting at the
-/// hashed `A`: `acc = 2^(o_top)·A + (Σ_m 2^(o_m))·(terms)·C + Σ kⱼ·Pⱼ + k_G·G`. Each addition is
-/// strict (proves `x₁ ≠ x₂`), each selection one-hot: the result is exact or the circuit is
-/// unsatisfiable. Panics if no term is given or the windows differ in shape (construction
-/// errors).
-pub fn straus_with_tables(
-    ecc: &EccChip,
-    b: &mut Builder,
-    tables: &[&[AssignedPoint]],
-    wins: &[Vec<ScalarWindow>],
-    g_wins: &[ScalarWindow],
-    w: u32,
-) -> (AssignedPoint, Secp256k1) {
-    assert_eq!(tables.len(), wins.len(), "one scalar per table");
-    let (a, c) = offsets();
-    let t = 1usize << w;
-    let g = Secp256k1::generator();
-    let mut cur = Secp256k1::from(c);
-    let g_table: Vec<Secp256k1Affine> = (0..t)
-        .map(|_| {
-            let e = cur.to_affine();
-            cur += g;
-            e
-        })
-        .collect();
-    let offs: Vec<u32> = g_wins.iter().map(|x| x.offset).collect();
-    let m = offs.len();
-    assert!(wins.iter().all(|wv| wv.len() == m), "same windows for all");
-    let mut acc = ecc.constant_point(b, a);
-    for j in (0..m).rev() {
-        if j + 1 < m {
-            for _ in 0..(offs[j + 1] - offs[j]) {
-                acc = ecc.double(b, &acc);
-            }
-        }
-        for (table, wv) in tables.iter().zip(wins) {
-            let sel = ecc.select_from_table(b, table, &wv[j].digit);
-            acc = ecc.add_strict(b, &acc, &sel);
-        }
-        let sel = ecc.select_constant(b, &g_table, &g_wins[j].digit);
-        acc = ecc.add_strict(b, &acc, &sel);
-    }
-    let s: BigUint = offs.iter().map(|o| BigUint::from(1u8) << *o).sum();
-    let top = BigUint::from(1u8) << offs[m - 1];
-    let terms = BigUint::from(tables.len() + 1);
-    let off = mul_big(a, &top) + mul_big(c, &(s * terms));
-    (acc, off)
-}
-
 impl BatchEcdsaCircuit {
     pub fn new(params: LayoutParams, signatures: Vec<SignatureWitness>, window: u32) -> Self {
         Self {
@@ -243,17 +208,65 @@ impl BatchEcdsaCircuit {
         }
     }
 
-    /// The circuit at the smallest k its layout fits (lookup bits `k − 1`). Returns it and k.
+    /// The circuit with the cheapest proving layout, and its k (lookup bits `k − 1`).
+    ///
+    /// For every k it picks the lanes (column groups) per phase that fit the rows in `2^k`
+    /// (at most [`MAX_LANES`] per phase), and keeps the (k, lanes) with the smallest proving
+    /// work [`proving_columns`]` × 2^k` (ties: fewer columns). Phase 1 (the MSM) is about 6×
+    /// taller than phase 0, so it gets more lanes. Lays the circuit out about twice per k.
     pub fn fitted(signatures: Vec<SignatureWitness>, window: u32) -> (Self, u32) {
-        let mut k = 11;
-        loop {
-            let params = batch_params(k - 1, window);
-            let c = Self::new(params.clone(), signatures.clone(), window);
-            let rows = c.phase_stats().iter().map(|s| s.rows).max().unwrap_or(0);
-            if params.min_k(rows) <= k {
-                return (c, k);
+        let mut best: Option<(u128, usize, Self, u32)> = None;
+        for k in 11..=MAX_K {
+            let Some(c) = Self::fit_lanes(&signatures, window, k) else {
+                continue;
+            };
+            let cols = proving_columns(&c.params);
+            let cost = (cols as u128) << k;
+            let single = c.params.lanes.iter().all(|&l| l == 1);
+            if !matches!(&best, Some((bc, bcols, _, _)) if (*bc, *bcols) <= (cost, cols)) {
+                best = Some((cost, cols, c, k));
             }
-            k += 1;
+            // One lane per phase fits: a larger k only adds rows.
+            if single {
+                break;
+            }
+        }
+        let (_, _, c, k) = best.expect("k = MAX_K fits any batch this crate lays out");
+        (c, k)
+    }
+
+    /// The circuit at size `2^k` (lookup bits `k − 1`) with the fewest lanes per phase that
+    /// fit, or `None` if more than [`MAX_LANES`] would be needed.
+    fn fit_lanes(signatures: &[SignatureWitness], window: u32, k: u32) -> Option<Self> {
+        let mut params = batch_params(k - 1, window);
+        let fits = |rows: usize, p: &LayoutParams| p.min_k(rows) <= k;
+        if !fits(0, &params) {
+            return None;
+        }
+        let cap = (1usize << k) - LayoutParams::RESERVED_ROWS;
+        let one = Self::new(params.clone(), signatures.to_vec(), window);
+        let mut lanes: Vec<usize> = one
+            .phase_stats()
+            .iter()
+            .map(|s| s.rows.div_ceil(cap).max(1))
+            .collect();
+        loop {
+            if lanes.iter().any(|&l| l > MAX_LANES) {
+                return None;
+            }
+            params.lanes = lanes.clone();
+            let c = Self::new(params.clone(), signatures.to_vec(), window);
+            let stats = c.phase_stats();
+            let mut ok = true;
+            for (l, s) in lanes.iter_mut().zip(stats.iter()) {
+                if !fits(s.rows, &params) {
+                    *l += 1;
+                    ok = false;
+                }
+            }
+            if ok {
+                return Some(c);
+            }
         }
     }
 
@@ -309,7 +322,7 @@ impl BatchEcdsaCircuit {
             g_scalar = fq.reduce(&mut b, &sum);
         }
         let w = self.window;
-        let mut tables: Vec<&[AssignedPoint]> = Vec::with_capacity(2 * sigs.len());
+        let mut tables: Vec<&PointLookupTable> = Vec::with_capacity(2 * sigs.len());
         let mut wins = Vec::with_capacity(2 * sigs.len());
         for (i, s) in sigs.iter().enumerate() {
             tables.push(&s.r_table);
@@ -318,7 +331,7 @@ impl BatchEcdsaCircuit {
             wins.push(scalar_windows(fq, &mut b, &q_scalars[i], w));
         }
         let g_wins = scalar_windows(fq, &mut b, &g_scalar, w);
-        let (acc, off) = straus_with_tables(ecc, &mut b, &tables, &wins, &g_wins, w);
+        let (acc, off) = ecc.msm_lookup_tables_raw(&mut b, &tables, &wins, Some(&g_wins), w);
         let expect = ecc.constant_point(&mut b, off.to_affine());
         ecc.assert_equal(&mut b, &acc, &expect);
         b

@@ -358,11 +358,13 @@ impl<P: PrimeField> FieldChip<P> {
             }
             borrow = bi;
         }
-        let first = b.rows();
+        b.begin_block();
+        let first = b.next_row();
         for (i, di) in d.iter().enumerate() {
             let rr = self.range.range_rows(b, di, PROPER_BITS[i], l, 0);
             assert_eq!(rr.height, 1, "limb range checks must fit in one row");
         }
+        b.end_block();
         b.enable(GateKind::LessEq, first);
         for (i, (xi, ci)) in x.limbs.iter().zip(cl.iter()).enumerate() {
             let r = first + i as u32;

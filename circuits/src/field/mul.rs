@@ -213,7 +213,8 @@ impl<P: PrimeField> FieldChip<P> {
             c = e >> LIMB_BITS; // floor division; exact for honest witnesses
             carries.push((&c + &offset).to_biguint().unwrap_or_default());
         }
-        let first = b.rows();
+        b.begin_block();
+        let first = b.next_row();
         let mut heights = Vec::new();
         for (v, bits) in ql.iter().zip(q_bits) {
             heights.push(self.range.range_rows(b, v, bits, l, 0).height);
@@ -236,6 +237,7 @@ impl<P: PrimeField> FieldChip<P> {
         for v in carries.iter() {
             heights.push(self.range.range_rows(b, v, CARRY_BITS, l, 0).height);
         }
+        b.end_block();
         assert!(
             heights.iter().all(|h| *h == 1),
             "limb range checks must fit in one row"

@@ -5,20 +5,23 @@ use std::collections::HashMap;
 use halo2_proofs::circuit::{Cell, Layouter, Region, Value};
 use halo2_proofs::plonk::{Error, TableColumn};
 
-use super::builder::{Builder, CellRef};
+use super::builder::{lane_of, local_row, Builder, CellRef};
 use super::config::{GroupConfig, LayoutParams};
 use super::Native;
 
-/// Assigns every cell, fixed value and selector of `b` into `region` (rows are absolute) and
-/// applies the copy constraints whose two ends are known. `cells` collects the halo2 cells of
-/// this and earlier phases, so a later phase can copy cells of an earlier one.
+/// Assigns every cell, fixed value and selector of `b` into `region` and applies the copy
+/// constraints whose two ends are known. `lanes` are the column groups of the builder's phase
+/// (index = lane); a builder row `lane << LANE_SHIFT | r` is row `r` (absolute) of group
+/// `lanes[lane]`. `cells` collects the halo2 cells of this and earlier phases, so a later phase
+/// can copy cells of an earlier one. A row naming a missing lane is a synthesis error.
 pub fn assign_builder(
     region: &mut Region<'_, Native>,
-    cfg: &GroupConfig,
+    lanes: &[&GroupConfig],
     b: &Builder,
     cells: &mut HashMap<CellRef, Cell>,
 ) -> Result<(), Error> {
     let tamper = b.tamper();
+    let group = |row: u32| lanes.get(lane_of(row)).ok_or(Error::Synthesis);
     for (i, (c, v)) in b.advice_cells().iter().enumerate() {
         let mut v = *v;
         if let Some((ti, delta)) = tamper {
@@ -26,14 +29,17 @@ pub fn assign_builder(
                 v += delta;
             }
         }
-        let a = region.assign_advice(cfg.advice(c.col as usize), c.row as usize, Value::known(v));
+        let col = group(c.row)?.advice(c.col as usize);
+        let a = region.assign_advice(col, local_row(c.row) as usize, Value::known(v));
         cells.insert(*c, a.cell());
     }
     for (f, row, v) in b.fixed_cells() {
-        region.assign_fixed(cfg.fixed(*f), *row as usize, *v);
+        region.assign_fixed(group(*row)?.fixed(*f), local_row(*row) as usize, *v);
     }
     for (g, row) in b.enabled_gates() {
-        cfg.selector(*g).enable(region, *row as usize)?;
+        group(*row)?
+            .selector(*g)
+            .enable(region, local_row(*row) as usize)?;
     }
     for (x, y) in b.copy_constraints() {
         if let (Some(cx), Some(cy)) = (cells.get(x), cells.get(y)) {

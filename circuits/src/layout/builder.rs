@@ -47,12 +47,35 @@ impl std::ops::Sub for LayoutStats {
     }
 }
 
+/// Bits of a builder row number below the lane index: row numbers are
+/// `lane << LANE_SHIFT | row in that lane` (see [`Builder`]).
+pub const LANE_SHIFT: u32 = 26;
+
+/// The lane (column group of the phase) of a builder row number.
+pub fn lane_of(row: u32) -> usize {
+    (row >> LANE_SHIFT) as usize
+}
+
+/// The row inside its lane of a builder row number (the halo2 row).
+pub fn local_row(row: u32) -> u32 {
+    row & ((1 << LANE_SHIFT) - 1)
+}
+
 /// Virtual cells of one phase, laid out row by row.
+///
+/// **Lanes.** A phase may have several column groups (`LayoutParams::lanes_of`), the lanes;
+/// row numbers handed out by the builder carry their lane in the bits above [`LANE_SHIFT`], so
+/// gadgets keep writing `first + i` inside a block and never name a lane. Each allocation
+/// outside an open block ([`Builder::begin_block`]) goes to the currently shortest lane (ties:
+/// the lowest), so the lanes fill evenly; a block whose rows are allocated by several calls
+/// (and whose gate reads them by rotation) opens a block so they stay contiguous in one lane.
 #[derive(Clone, Debug)]
 pub struct Builder {
     pub phase: u8,
     pub params: LayoutParams,
-    rows: u32,
+    lane_rows: Vec<u32>,
+    cur_lane: usize,
+    depth: u32,
     advice: Vec<(CellRef, Native)>,
     free: Vec<bool>,
     lookup_cells: usize,
@@ -67,8 +90,10 @@ impl Builder {
     pub fn new(phase: u8, params: LayoutParams) -> Self {
         Self {
             phase,
+            lane_rows: vec![0; params.lanes_of(phase)],
             params,
-            rows: 0,
+            cur_lane: 0,
+            depth: 0,
             advice: Vec::new(),
             free: Vec::new(),
             lookup_cells: 0,
@@ -80,16 +105,60 @@ impl Builder {
         }
     }
 
-    /// Reserves `h` fresh rows and returns the first one.
+    /// Reserves `h` fresh consecutive rows and returns the first one: in the current lane
+    /// inside an open block, else in the shortest lane.
     pub fn new_rows(&mut self, h: u32) -> u32 {
-        let r = self.rows;
-        self.rows += h;
-        r
+        if self.depth == 0 {
+            self.cur_lane = self.shortest_lane();
+        }
+        self.alloc(self.cur_lane, h)
+    }
+
+    /// Reserves `h` fresh rows in lane `lane` (e.g. point tables, which live in lane 0 of
+    /// phase 0). Panics if the phase has no such lane (a construction error).
+    pub fn new_rows_in_lane(&mut self, lane: usize, h: u32) -> u32 {
+        assert!(lane < self.lane_rows.len(), "no lane {lane}");
+        self.alloc(lane, h)
+    }
+
+    fn alloc(&mut self, lane: usize, h: u32) -> u32 {
+        let r = self.lane_rows[lane];
+        self.lane_rows[lane] += h;
+        assert!(
+            self.lane_rows[lane] < 1 << LANE_SHIFT,
+            "a lane holds fewer than 2^{LANE_SHIFT} rows"
+        );
+        ((lane as u32) << LANE_SHIFT) | r
+    }
+
+    fn shortest_lane(&self) -> usize {
+        (0..self.lane_rows.len())
+            .min_by_key(|&l| self.lane_rows[l])
+            .unwrap_or(0)
+    }
+
+    /// Opens a block: until the matching [`Self::end_block`], every allocation goes to one
+    /// lane (the shortest when the outermost block opens), so its rows are consecutive.
+    pub fn begin_block(&mut self) {
+        if self.depth == 0 {
+            self.cur_lane = self.shortest_lane();
+        }
+        self.depth += 1;
+    }
+
+    /// Closes the block opened by the matching [`Self::begin_block`].
+    pub fn end_block(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// The row the next allocation of the open block gets (call after `begin_block`).
+    pub fn next_row(&self) -> u32 {
+        ((self.cur_lane as u32) << LANE_SHIFT) | self.lane_rows[self.cur_lane]
     }
 
     /// Assigns a witness cell at (row, col).
     pub fn assign(&mut self, row: u32, col: usize, value: Native) -> AssignedValue {
-        debug_assert!(row < self.rows);
+        debug_assert!(local_row(row) < self.lane_rows[lane_of(row)]);
         let cell = CellRef {
             phase: self.phase,
             row,
@@ -160,7 +229,7 @@ impl Builder {
         LayoutStats {
             advice_cells: self.advice.len(),
             lookup_cells: self.lookup_cells,
-            rows: self.rows as usize,
+            rows: self.rows() as usize,
             copies: self.copies.len(),
         }
     }
@@ -182,7 +251,12 @@ impl Builder {
     pub fn copy_constraints(&self) -> &[(CellRef, CellRef)] {
         &self.copies
     }
+    /// Height of the tallest lane.
     pub fn rows(&self) -> u32 {
-        self.rows
+        self.lane_rows.iter().copied().max().unwrap_or(0)
+    }
+    /// Height of every lane.
+    pub fn lane_rows(&self) -> &[u32] {
+        &self.lane_rows
     }
 }

@@ -25,6 +25,10 @@ pub struct LayoutParams {
     pub partial_bits: Vec<u32>,
     /// Number of phases with a column group (1, or 2 for a second-phase group).
     pub phases: u8,
+    /// Column groups ("lanes") per phase, index = phase; a missing or zero entry means 1.
+    /// The builder of a phase spreads its blocks over the lanes (see `Builder`), trading
+    /// columns for rows.
+    pub lanes: Vec<usize>,
 }
 
 impl LayoutParams {
@@ -47,7 +51,13 @@ impl LayoutParams {
             window_bits: vec![1, 4],
             partial_bits,
             phases: 1,
+            lanes: Vec::new(),
         }
+    }
+
+    /// Number of column groups of phase `phase` (at least 1).
+    pub fn lanes_of(&self, phase: u8) -> usize {
+        self.lanes.get(phase as usize).copied().unwrap_or(1).max(1)
     }
 
     /// The usual parameters for a circuit of `2^k` rows: `L = k − 1`.
@@ -160,6 +170,8 @@ pub enum FixedCol {
 #[derive(Clone, Debug)]
 pub struct GroupConfig {
     pub phase: u8,
+    /// Index of this group among the groups of its phase.
+    pub lane: usize,
     pub main: [Column<Advice>; MAIN_COLS],
     pub lookup: Vec<Column<Advice>>,
     pub coef: Vec<Column<Fixed>>,
@@ -182,6 +194,7 @@ impl GroupConfig {
     pub fn configure(
         meta: &mut ConstraintSystem<Native>,
         phase: u8,
+        lane: usize,
         params: &LayoutParams,
         table: (TableColumn, TableColumn),
         n_moduli: usize,
@@ -231,6 +244,7 @@ impl GroupConfig {
         let selectors = kinds.into_iter().map(|k| (k, meta.selector())).collect();
         let cfg = Self {
             phase,
+            lane,
             main,
             lookup,
             coef,

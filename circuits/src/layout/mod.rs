@@ -18,7 +18,7 @@ mod builder;
 mod config;
 
 pub use assign::{assign_builder, load_range_table};
-pub use builder::{AssignedValue, Builder, CellRef, LayoutStats};
+pub use builder::{lane_of, local_row, AssignedValue, Builder, CellRef, LayoutStats, LANE_SHIFT};
 pub use config::{ecc_select_sizes, FixedCol, GateKind, GroupConfig, LayoutParams, MAIN_COLS};
 
 /// The native field of the proof system: the BN254 scalar field.
