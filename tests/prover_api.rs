@@ -11,6 +11,7 @@ use batch_ecdsa::batch::BatchFile;
 use batch_ecdsa::demo::demo_batch;
 use batch_ecdsa::prover::api::{ProveOptions, Prover, ProverError, Silent, Verifier};
 use batch_ecdsa::prover::circuit::CircuitKind;
+use batch_ecdsa::prover::proof::public_input_record;
 
 fn batch(seed: u64, count: usize) -> BatchFile {
     let records = demo_batch(count, seed, &[]).expect("demo batch");
@@ -87,11 +88,13 @@ fn prover_built_once_proves_and_the_key_cache_is_checked() {
 
     // Someone else's public inputs: invalid (exit code 1).
     let mut swapped = file.clone();
-    let other = prover
-        .prove(&batch(22, 1), ProveOptions::default(), &Silent)
-        .expect("second proof from the same prover");
-    assert!(other.self_verified);
-    swapped.public_inputs = other.file.public_inputs.clone();
+    swapped.public_inputs = batch(22, 1)
+        .items(Default::default())
+        .expect("valid")
+        .iter()
+        .map(|it| public_input_record(&it.h, &it.q))
+        .collect();
+    assert_ne!(swapped.public_inputs, file.public_inputs);
     let err = verifier.verify(&swapped).unwrap_err();
     assert_eq!(err.exit_code(), 1, "{err}");
 

@@ -131,6 +131,7 @@ fn valid_batch_proves_and_verifies_and_tampering_is_caught() {
     assert_eq!(j["batch_size"], 1);
     assert_eq!(j["self_verified"], true);
     let proof_bytes = j["proof_bytes"].as_u64().unwrap();
+    let k = j["k"].as_u64().unwrap();
     assert!(proof_bytes > 0);
 
     // The proof file's size is what calldata reads.
@@ -150,6 +151,29 @@ fn valid_batch_proves_and_verifies_and_tampering_is_caught() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let o = verify(&proof, Some(&batch), &params);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+
+    // The same SRS given as a params file (as a ceremony file would be); junk there is bad
+    // input.
+    let params_file = params.join(format!("kzg-bn254-dev-INSECURE-k{k}.params"));
+    let with_file = |file: &Path| {
+        run(
+            env!("CARGO_BIN_EXE_verify"),
+            &[
+                "--proof",
+                proof.to_str().unwrap(),
+                "--params-dir",
+                dir.to_str().unwrap(),
+                "--params",
+                file.to_str().unwrap(),
+            ],
+        )
+    };
+    let o = with_file(&params_file);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let junk = dir.join("junk.params");
+    std::fs::write(&junk, b"junk params").unwrap();
+    let o = with_file(&junk);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 
     // Another batch's public inputs: exit 1 naming the signature.
     let other = gen_batch(&dir, 1, 12, "");

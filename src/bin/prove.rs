@@ -17,7 +17,7 @@ use std::process::ExitCode;
 
 use batch_ecdsa::batch::{BatchFile, Policy};
 use batch_ecdsa::demo::demo_batch;
-use batch_ecdsa::prover::api::{KeyCache, ProveOptions, Prover};
+use batch_ecdsa::prover::api::{KeyCache, ParamsSource, ProveOptions, Prover, SetupOptions};
 use batch_ecdsa::prover::bars::StderrBars;
 use batch_ecdsa::prover::circuit::{
     witnesses_from_batch, AnyCircuit, CircuitKind, CircuitStats, WitnessBuildError,
@@ -63,6 +63,10 @@ struct Args {
     /// Folder of the cached params and keys.
     #[arg(long, default_value = "params")]
     params_dir: PathBuf,
+    /// A KZG params file in halo2's raw format (e.g. from a ceremony), of any k at least the
+    /// circuit's; without it the INSECURE development setup is used.
+    #[arg(long)]
+    params: Option<PathBuf>,
     /// Generate the keys even when cached ones exist (times a real keygen).
     #[arg(long)]
     no_key_cache: bool,
@@ -167,17 +171,26 @@ fn main() -> ExitCode {
         eprintln!("native pre-check: all {b} signatures valid");
     }
 
-    eprintln!(
-        "WARNING: INSECURE development setup: the KZG parameters come from a fixed public seed; \
-         anyone can forge proofs under them. Do not use these proofs for anything of value."
-    );
+    if args.params.is_none() {
+        eprintln!(
+            "WARNING: INSECURE development setup: the KZG parameters come from a fixed public \
+             seed; anyone can forge proofs under them. Do not use these proofs for anything of \
+             value."
+        );
+    }
     let bars = StderrBars::new();
-    let key_cache = if args.no_key_cache {
-        KeyCache::Regenerate
-    } else {
-        KeyCache::Use
+    let setup = SetupOptions {
+        params: match &args.params {
+            Some(p) => ParamsSource::File(p.clone()),
+            None => ParamsSource::Dev,
+        },
+        key_cache: if args.no_key_cache {
+            KeyCache::Regenerate
+        } else {
+            KeyCache::Use
+        },
     };
-    let prover = match Prover::with_key_cache(kind, b, &args.params_dir, key_cache, &bars) {
+    let prover = match Prover::with_setup(kind, b, &args.params_dir, &setup, &bars) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: {e}");
@@ -262,7 +275,7 @@ fn main() -> ExitCode {
         } else {
             Value::Null
         });
-        v["insecure_dev_params"] = json!(true);
+        v["insecure_dev_params"] = json!(proved.file.insecure_dev_params);
         println!("{v}");
     }
     code

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use batch_ecdsa::batch::{BatchFile, Policy};
-use batch_ecdsa::prover::api::Verifier;
+use batch_ecdsa::prover::api::{ParamsSource, Verifier};
 use batch_ecdsa::prover::bars::StderrBars;
 use batch_ecdsa::prover::proof::ProofFile;
 use clap::Parser;
@@ -36,6 +36,10 @@ struct Args {
     /// Folder of the params (and cached keys) `prove` used.
     #[arg(long, default_value = "params")]
     params_dir: PathBuf,
+    /// With --proof: the KZG params file the proof was made under (halo2 raw format, any k at
+    /// least the proof's); without it the development params in --params-dir.
+    #[arg(long)]
+    params: Option<PathBuf>,
     /// With --proof: last stdout line one JSON object.
     #[arg(long)]
     json: bool,
@@ -128,7 +132,11 @@ fn with_proof(args: &Args, path: &Path) -> ExitCode {
         eprintln!("WARNING: the proof names the INSECURE development setup: anyone can forge proofs under it");
     }
     let bars = StderrBars::new();
-    let verifier = match Verifier::for_proof_file(&file, &args.params_dir, &bars) {
+    let source = match &args.params {
+        Some(p) => ParamsSource::File(p.clone()),
+        None => ParamsSource::Dev,
+    };
+    let verifier = match Verifier::for_proof_file_with(&file, &args.params_dir, &source, &bars) {
         Ok(v) => v,
         Err(e) => {
             if e.exit_code() == 1 {

@@ -3,7 +3,7 @@
 //! [`Prover::prove`] for every batch; [`Verifier`] checks proof files.
 //!
 //! ```no_run
-//! use std::path::Path;
+//! use std::path::{Path, PathBuf};
 //! use batch_ecdsa::batch::{BatchFile, Policy};
 //! use batch_ecdsa::demo::demo_batch;
 //! use batch_ecdsa::prover::api::{ProveOptions, Prover, Silent, Verifier};
@@ -30,7 +30,7 @@
 //! Progress goes through [`Progress`]: the library prints nothing; the command line shows
 //! progress bars on stderr.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use batch_ecdsa_circuits::ecdsa::SignatureWitness;
@@ -44,7 +44,9 @@ use super::circuit::{
     witnesses_from_batch, AnyCircuit, CircuitKind, CircuitStats, WitnessBuildError,
 };
 use super::keys::{self, KeyError, KeySource};
-use super::params::{dev_params_path, load_or_create_dev, read_params, ParamsError};
+use super::params::{
+    dev_params_path, load_or_create_dev, read_params, read_params_at_least, ParamsError,
+};
 use super::proof::{
     self, instance_of, ProofFile, ProofFileError, ProveError, PublicInputRecord, PROOF_FILE_VERSION,
 };
@@ -160,6 +162,24 @@ pub enum KeyCache {
     Regenerate,
 }
 
+/// Where the KZG parameters come from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum ParamsSource {
+    /// The INSECURE development setup, generated once and cached in the params folder.
+    #[default]
+    Dev,
+    /// A params file in halo2's raw format (e.g. a ceremony's), of any k at least the
+    /// circuit's (cut down to it).
+    File(PathBuf),
+}
+
+/// How a [`Prover`] is set up.
+#[derive(Clone, Debug, Default)]
+pub struct SetupOptions {
+    pub params: ParamsSource,
+    pub key_cache: KeyCache,
+}
+
 /// What setting a prover up cost.
 #[derive(Clone, Debug)]
 pub struct SetupReport {
@@ -179,6 +199,8 @@ pub struct SetupReport {
 pub struct Prover {
     template: AnyCircuit,
     params: ParamsKZG<Bn256>,
+    /// Whether `params` is the development setup.
+    insecure: bool,
     pk: ProvingKey<G1Affine>,
     vk_hash: [u8; 32],
     stats: CircuitStats,
@@ -221,25 +243,47 @@ impl Prover {
         key_cache: KeyCache,
         progress: &dyn Progress,
     ) -> Result<Self, ProverError> {
+        let setup = SetupOptions {
+            params: ParamsSource::Dev,
+            key_cache,
+        };
+        Self::with_setup(kind, batch_size, params_dir, &setup, progress)
+    }
+
+    /// [`Prover::new`] with the params source and key-cache choice given. Keys are cached
+    /// under `params_dir/keys` whatever the params source (the cache key covers the SRS).
+    pub fn with_setup(
+        kind: CircuitKind,
+        batch_size: usize,
+        params_dir: &Path,
+        setup: &SetupOptions,
+        progress: &dyn Progress,
+    ) -> Result<Self, ProverError> {
+        let key_cache = setup.key_cache;
         let (template, layout) = timed(progress, Phase::Layout, || {
             AnyCircuit::fitted_for_size(kind, batch_size)
         });
         let template = template?;
         let stats = template.stats();
-        let (params, params_t) = timed(progress, Phase::Setup, || {
-            load_or_create_dev(params_dir, template.k())
+        let k = template.k();
+        let (params, params_t) = timed(progress, Phase::Setup, || match &setup.params {
+            ParamsSource::Dev => load_or_create_dev(params_dir, k),
+            ParamsSource::File(path) => read_params_at_least(path, k).map(|p| (p, false)),
         });
         let (params, params_generated) = params?;
-        progress.note(&format!(
-            "INSECURE development setup (k = {}): {} {}",
-            template.k(),
-            if params_generated {
-                "generated and saved to"
-            } else {
-                "read from"
-            },
-            dev_params_path(params_dir, template.k()).display()
-        ));
+        let insecure = matches!(setup.params, ParamsSource::Dev);
+        progress.note(&match &setup.params {
+            ParamsSource::Dev => format!(
+                "INSECURE development setup (k = {k}): {} {}",
+                if params_generated {
+                    "generated and saved to"
+                } else {
+                    "read from"
+                },
+                dev_params_path(params_dir, k).display()
+            ),
+            ParamsSource::File(path) => format!("params (k = {k}) read from {}", path.display()),
+        });
         let (keys, _) = timed(progress, Phase::Keygen, || {
             let dir = keys::keys_dir(params_dir);
             match key_cache {
@@ -272,6 +316,7 @@ impl Prover {
             },
             template,
             params,
+            insecure,
             vk_hash: keys.vk_hash,
             pk: keys.pk,
             stats,
@@ -384,7 +429,7 @@ impl Prover {
             window: circuit.window(),
             transcript: "blake2b".into(),
             multiopen: "shplonk".into(),
-            insecure_dev_params: true,
+            insecure_dev_params: self.insecure,
             public_inputs,
             vk_hash: encode_hex(&self.vk_hash),
             proof: encode_hex(&proof),
@@ -478,7 +523,7 @@ fn check_against(
     }
     if file.vk_hash_bytes()? != *vk_hash {
         return Err(VerifyError::Invalid(format!(
-            "verifying-key hash {} differs from this build's {} (proof made by another circuit build)",
+            "verifying-key hash {} differs from this verifier's {} (proof made under other params or by another circuit build)",
             file.vk_hash,
             encode_hex(vk_hash)
         )));
@@ -524,17 +569,39 @@ impl Verifier {
         params_dir: &Path,
         progress: &dyn Progress,
     ) -> Result<Self, VerifyError> {
+        Self::for_proof_file_with(file, params_dir, &ParamsSource::Dev, progress)
+    }
+
+    /// [`Verifier::for_proof_file`] with the params taken from `source` (a params file must
+    /// hold the SRS the proof was made under, of any k at least the proof's).
+    pub fn for_proof_file_with(
+        file: &ProofFile,
+        params_dir: &Path,
+        source: &ParamsSource,
+        progress: &dyn Progress,
+    ) -> Result<Self, VerifyError> {
         // Params for the k the file claims (missing params are bad input), then the layout,
         // whose k must be the claimed one.
         let k = file.k;
-        let path = dev_params_path(params_dir, k);
-        let (params, _) = timed(progress, Phase::Setup, || read_params(&path, k));
+        let path = match source {
+            ParamsSource::Dev => dev_params_path(params_dir, k),
+            ParamsSource::File(p) => p.clone(),
+        };
+        let (params, _) = timed(progress, Phase::Setup, || match source {
+            ParamsSource::Dev => read_params(&path, k),
+            ParamsSource::File(_) => read_params_at_least(&path, k),
+        });
         let params = params.map_err(|e| VerifyError::Params {
             k,
             reason: e.to_string(),
         })?;
         progress.note(&format!(
-            "INSECURE development setup (k = {k}) read from {}",
+            "{}params (k = {k}) read from {}",
+            if *source == ParamsSource::Dev {
+                "INSECURE development "
+            } else {
+                ""
+            },
             path.display()
         ));
         let (circuit, _) = timed(progress, Phase::Layout, || {

@@ -9,7 +9,7 @@
 //! (which identifies the SRS) and the crate versions.
 //!
 //! Files, under `params/keys/` (see [`keys_dir`]): `<stem>.pk` (halo2's raw format, which
-//! starts with the verifying key), `<stem>.vk`, and `<stem>.json` (the key, the Keccak-256 of
+//! starts with the verifying key), `<stem>.vk`, and `<stem>.json` (the key, the SHA-256 of
 //! both files, and the [`vk_hash`]). A cached key is used only when the metadata names the
 //! expected cache key, the file hashes match (so a truncated or altered file is never handed
 //! to halo2's reader, which panics on malformed polynomials) and the [`vk_hash`] of the key
@@ -27,6 +27,7 @@ use halo2_proofs::poly::commitment::Params;
 use halo2_proofs::poly::kzg::commitment::ParamsKZG;
 use halo2_proofs::SerdeFormat;
 use serde::{Deserialize, Serialize};
+use sha2::Digest;
 
 use super::circuit::{AnyCircuit, CircuitVisitor};
 use crate::fsutil::write_atomic;
@@ -94,9 +95,9 @@ struct KeyMeta {
     batch_size: usize,
     k: u32,
     vk_hash: String,
-    vk_keccak: String,
+    vk_sha256: String,
     /// Absent when only the verifying key is cached (written by `verify`).
-    pk_keccak: Option<String>,
+    pk_sha256: Option<String>,
 }
 
 /// Where keys came from.
@@ -140,18 +141,19 @@ impl CircuitVisitor<Result<ProvingKey<G1Affine>, KeyError>> for KeygenPk<'_> {
     }
 }
 
-struct ReadPk<'a>(&'a [u8]);
+struct ReadPk<'a>(&'a Path);
 impl CircuitVisitor<Result<ProvingKey<G1Affine>, String>> for ReadPk<'_> {
     fn visit<C: Circuit<Native, Params = LayoutParams> + Clone>(
         self,
         circuit: &C,
     ) -> Result<ProvingKey<G1Affine>, String> {
-        let bytes = self.0;
         let params = circuit.params();
+        let file = std::fs::File::open(self.0).map_err(|e| format!("{}: {e}", self.0.display()))?;
+        let mut reader = std::io::BufReader::with_capacity(1 << 22, file);
         // halo2's polynomial reader panics on short input; the caller has already checked the
         // file's hash, so this guard only matters for a file altered together with its hash.
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            ProvingKey::<G1Affine>::from_bytes::<C>(bytes, KEY_FORMAT, params)
+            ProvingKey::<G1Affine>::read::<_, C>(&mut reader, KEY_FORMAT, params)
         }))
         .map_err(|_| "the proving key does not parse".to_string())?
         .map_err(|e| format!("the proving key does not parse: {e}"))
@@ -198,15 +200,84 @@ fn read_meta(path: &Path) -> Result<KeyMeta, String> {
     serde_json::from_str(&text).map_err(|e| format!("metadata is malformed: {e}"))
 }
 
-fn read_checked(path: &Path, keccak_hex: &str) -> Result<Vec<u8>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    if hex::encode(keccak256(&bytes)) != keccak_hex {
+/// SHA-256 of a file, streamed (proving keys reach gigabytes at large k).
+fn file_sha256(path: &Path) -> std::io::Result<[u8; 32]> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let mut hasher = sha2::Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = file.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+    }
+    Ok(hasher.finalize().into())
+}
+
+/// Checks a cached file against its recorded SHA-256 before anything parses it.
+fn check_file(path: &Path, sha256_hex: &str) -> Result<(), String> {
+    let hash = file_sha256(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if hex::encode(hash) != sha256_hex {
         return Err(format!(
             "{} is corrupted (its hash differs from the recorded one)",
             path.display()
         ));
     }
-    Ok(bytes)
+    Ok(())
+}
+
+/// A writer that hashes what it writes.
+struct HashingWriter<W: std::io::Write> {
+    inner: W,
+    hasher: sha2::Sha256,
+    len: u64,
+}
+
+impl<W: std::io::Write> std::io::Write for HashingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.len += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Streams a proving key to `path` through a temporary file and a rename (never half
+/// written); returns its SHA-256 and length.
+fn write_pk_atomic(path: &Path, pk: &ProvingKey<G1Affine>) -> std::io::Result<([u8; 32], u64)> {
+    use std::io::Write;
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "no file name"))?;
+    let tmp = path.with_file_name(format!(
+        ".{}.tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = (|| {
+        let file = std::fs::File::create(&tmp)?;
+        let mut w = HashingWriter {
+            inner: std::io::BufWriter::with_capacity(1 << 22, file),
+            hasher: sha2::Sha256::new(),
+            len: 0,
+        };
+        pk.write(&mut w, KEY_FORMAT)?;
+        w.flush()?;
+        let HashingWriter { inner, hasher, len } = w;
+        let file = inner.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        Ok((hasher.finalize().into(), len))
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
 }
 
 /// The cached proving key, if the cache holds a sound one; `Err` says why not.
@@ -219,14 +290,16 @@ fn load_cached_pk(
     if meta.cache_key != hex::encode(key) {
         return Err("metadata is for another circuit configuration".into());
     }
-    let pk_keccak = meta.pk_keccak.as_deref().ok_or("no proving key cached")?;
-    let bytes = read_checked(&stem.with_extension("pk"), pk_keccak)?;
-    let pk = circuit.with_circuit(ReadPk(&bytes))?;
+    let pk_sha = meta.pk_sha256.as_deref().ok_or("no proving key cached")?;
+    let path = stem.with_extension("pk");
+    check_file(&path, pk_sha)?;
+    let pk = circuit.with_circuit(ReadPk(&path))?;
     let hash = vk_hash(pk.get_vk());
     if hex::encode(hash) != meta.vk_hash {
         return Err("the cached key's vk hash differs from the recorded one".into());
     }
-    Ok((pk, hash, bytes.len() as u64))
+    let len = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+    Ok((pk, hash, len))
 }
 
 /// The cached verifying key, if the cache holds a sound one; `Err` says why not.
@@ -239,7 +312,9 @@ fn load_cached_vk(
     if meta.cache_key != hex::encode(key) {
         return Err("metadata is for another circuit configuration".into());
     }
-    let bytes = read_checked(&stem.with_extension("vk"), &meta.vk_keccak)?;
+    let path = stem.with_extension("vk");
+    check_file(&path, &meta.vk_sha256)?;
+    let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let vk = circuit.with_circuit(ReadVk(&bytes))?;
     let hash = vk_hash(&vk);
     if hex::encode(hash) != meta.vk_hash {
@@ -271,20 +346,19 @@ fn store(
     let vk_path = stem.with_extension("vk");
     write_atomic(&vk_path, &vk_bytes).map_err(|e| write_err(&vk_path, e))?;
     let mut pk_len = 0;
-    let pk_keccak = match pk {
+    let pk_sha256 = match pk {
         Some(pk) => {
-            let bytes = pk.to_bytes(KEY_FORMAT);
-            pk_len = bytes.len() as u64;
             let path = stem.with_extension("pk");
-            write_atomic(&path, &bytes).map_err(|e| write_err(&path, e))?;
-            Some(hex::encode(keccak256(&bytes)))
+            let (hash, len) = write_pk_atomic(&path, pk).map_err(|e| write_err(&path, e))?;
+            pk_len = len;
+            Some(hex::encode(hash))
         }
         // A verifier caching only the vk keeps a cached pk of the same configuration listed
         // (its hash is still checked whenever it is read).
         None => read_meta(&stem.with_extension("json"))
             .ok()
             .filter(|m| m.cache_key == hex::encode(key))
-            .and_then(|m| m.pk_keccak),
+            .and_then(|m| m.pk_sha256),
     };
     let meta = KeyMeta {
         cache_key: hex::encode(key),
@@ -292,8 +366,8 @@ fn store(
         batch_size: circuit.batch_size(),
         k: circuit.k(),
         vk_hash: hex::encode(vk_hash(vk)),
-        vk_keccak: hex::encode(keccak256(&vk_bytes)),
-        pk_keccak,
+        vk_sha256: hex::encode(sha2::Sha256::digest(&vk_bytes)),
+        pk_sha256,
     };
     let meta_path = stem.with_extension("json");
     let text = serde_json::to_string_pretty(&meta).map_err(|e| write_err(&meta_path, e))?;

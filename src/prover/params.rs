@@ -210,6 +210,47 @@ pub fn read_params(path: &Path, expected_k: u32) -> Result<ParamsKZG<Bn256>, Par
         .map_err(|e| err(e.to_string()))
 }
 
+/// The k a raw-format params file declares in its header (checked to be in range).
+pub fn params_file_k(path: &Path) -> Result<u32, ParamsError> {
+    use std::io::Read;
+    let err = |reason: String| ParamsError::Read {
+        path: path.display().to_string(),
+        reason,
+    };
+    let mut file = std::fs::File::open(path).map_err(|e| err(e.to_string()))?;
+    let mut header = [0u8; 4];
+    file.read_exact(&mut header)
+        .map_err(|e| err(format!("no header: {e}")))?;
+    let k = u32::from_le_bytes(header);
+    if k == 0 || k > MAX_K {
+        return Err(err(format!(
+            "not a KZG params file (its header says k = {k})"
+        )));
+    }
+    Ok(k)
+}
+
+/// Reads a params file in halo2's raw format for any k' ≥ `k` (e.g. a ceremony's powers of
+/// τ converted to halo2's format) and cuts it down to `2^k` rows: the first `2^k` powers
+/// `τ^i·G₁` are kept and the Lagrange basis recomputed (halo2's `downsize`), which gives the
+/// params a setup for `k` with the same τ would give.
+pub fn read_params_at_least(path: &Path, k: u32) -> Result<ParamsKZG<Bn256>, ParamsError> {
+    let found = params_file_k(path)?;
+    if found < k {
+        return Err(ParamsError::WrongK {
+            path: path.display().to_string(),
+            found,
+            expected: k,
+        });
+    }
+    let mut params = read_params(path, found)?;
+    if found > k {
+        use halo2_proofs::poly::commitment::Params;
+        params.downsize(k);
+    }
+    Ok(params)
+}
+
 /// Writes params in halo2's raw format, atomically.
 pub fn write_params(path: &Path, params: &ParamsKZG<Bn256>) -> Result<(), ParamsError> {
     let mut bytes = Vec::new();
@@ -299,6 +340,22 @@ mod tests {
             Err(ParamsError::Read { .. })
         ));
         assert!(matches!(dev_setup(0), Err(ParamsError::BadK(0))));
+        // A larger file cut down to k is the setup for k with the same τ.
+        let (five, _) = load_or_create_dev(&dir, 5).unwrap();
+        let cut = read_params_at_least(&dev_params_path(&dir, 5), 4).unwrap();
+        assert_eq!(raw(&cut), raw(&a));
+        assert_eq!(
+            raw(&read_params_at_least(&dev_params_path(&dir, 5), 5).unwrap()),
+            raw(&five)
+        );
+        assert!(matches!(
+            read_params_at_least(&dev_params_path(&dir, 4), 5),
+            Err(ParamsError::WrongK { .. })
+        ));
+        assert!(matches!(
+            read_params_at_least(&junk, 4),
+            Err(ParamsError::Read { .. })
+        ));
         std::fs::remove_dir_all(&dir).ok();
     }
 }
