@@ -185,11 +185,10 @@ fn guess_k(kind: Kind, b: usize, sigs2: &[SignatureWitness]) -> u32 {
         two,
         lookup_bits: 17,
     };
-    let rows = m.at(b).rows;
-    let p = params(kind, 17, b);
-    // With lookup bits k − 1 the table needs about 2^(k−1) rows as well.
-    let need = rows + LayoutParams::RESERVED_ROWS;
-    need.next_power_of_two().trailing_zeros().max(p.min_k(0))
+    let rows = m.at(b).rows + LayoutParams::RESERVED_ROWS;
+    // With lookup bits k − 1 the table (about 2^(k−1) rows) fits whenever the rows do; the
+    // search corrects the guess either way.
+    rows.next_power_of_two().trailing_zeros()
 }
 
 /// The fitted layout of `kind` over `sigs` (laid out, not extrapolated).
