@@ -99,10 +99,13 @@ use crate::test_utils::Mutable;
 pub const DEFAULT_BATCH_WINDOW: u32 = 4;
 
 /// The Straus window for a batch of `b` signatures. Per signature the MSM costs two tables of
-/// `2^w − 1` additions plus `2·⌈256/w⌉` (selection + addition); the shared part is the
-/// doublings and the G term. Measured (cells per signature, lookup bits 17): w = 4 is the
-/// cheapest at every B in 1..=256 (w = 3 costs ~8 % more per signature asymptotically, w = 5
-/// ~16 % more), so this returns 4 for every B; it exists so that callers do not hard-code it.
+/// `2^w − 1` accumulator additions (+ `6·2^w` lookup-table copies) plus `⌈128/w⌉ + ⌈256/w⌉`
+/// selections (8 cells, point-table lookup) and additions (short coefficient for `Rᵢ`, full
+/// width for `Qᵢ`); the shared part is the doublings and the G term. Measured (cells per
+/// signature, lookup bits 17, `batch_cells` bench, after the lookup selections and the short
+/// coefficients): w = 4 is the cheapest at every B in 1..=256 (w = 3 costs ~13 % more per
+/// signature at B = 256, w = 5 ~10 % more), so this returns 4 for every B; it exists so that
+/// callers do not hard-code it.
 pub fn choose_window(_b: usize) -> u32 {
     DEFAULT_BATCH_WINDOW
 }
