@@ -8,7 +8,6 @@ mod circuit_support;
 use batch_ecdsa::native::batch::{batch_verify, BatchItem};
 use batch_ecdsa_circuits::bigint::{big_to_fe, fe_to_big, modulus};
 use batch_ecdsa_circuits::ecdsa::batch::{BatchEcdsaCircuit, DEFAULT_BATCH_WINDOW};
-use batch_ecdsa_circuits::ecdsa::challenge::challenge_as_scalar;
 use batch_ecdsa_circuits::ecdsa::SignatureWitness;
 use batch_ecdsa_circuits::layout::Native;
 use batch_ecdsa_circuits::test_utils::mock_verify;
@@ -177,7 +176,9 @@ fn known_t_forgery_rejected_by_the_real_challenge() {
 
     let (c, k) = fitted(witnesses(&forged));
     assert!(mock_verify(k, &c).is_err(), "known-t forgery accepted");
-    let t_circuit = challenge_as_scalar(c.last_challenge().expect("challenge seen"));
+    // The circuit's weight of position 1 (position 0 has weight 1): t for powers of t, the
+    // first short coefficient for the default short coefficients.
+    let t_circuit = c.coefficients_for(&c.last_challenges().expect("challenges seen"))[1];
     assert_ne!(t_circuit, t0, "the circuit's t differs from the forger's");
 
     // Control: the same construction for the t the circuit will use (MockProver's challenge
@@ -257,6 +258,39 @@ fn challenge_changes_with_every_r_and_s_and_changed_witnesses_fail() {
             let (ok, t) = prove_verify(&s, &cb);
             assert_ne!(t, t_good, "t unchanged after {name} at {pos}");
             assert!(!ok, "a proof with {name} at {pos} verified");
+        }
+    }
+}
+
+/// Real keygen / prove / verify times, short coefficients (⌈(B−1)/2⌉ challenges, each with its
+/// own gate) against powers of one t, at B = 4 and 8, each at the layout `fitted_with` picks. A measurement, not a check (ignored; run with
+/// `cargo test --release --test batch_ecdsa -- --ignored --nocapture prove_times`).
+#[test]
+#[ignore]
+fn prove_times_short_coefficients_vs_powers() {
+    use batch_ecdsa_circuits::ecdsa::batch::{proving_columns, Coefficients};
+    for b in [4usize, 8] {
+        let ws = demo_witnesses(b, 40 + b as u64);
+        for mode in [Coefficients::Short, Coefficients::Powers] {
+            let (c, k) = BatchEcdsaCircuit::fitted_with(ws.clone(), W, mode);
+            let [s0, s1] = c.phase_stats();
+            let t0 = std::time::Instant::now();
+            let s = setup(k, &c);
+            let t1 = std::time::Instant::now();
+            let (ok, _) = prove_verify(&s, &c);
+            let t2 = std::time::Instant::now();
+            assert!(ok, "honest proof failed");
+            println!(
+                "B={b} {mode:?}: k={k} lanes {:?} challenges {} columns {} cells {} rows {}/{}: setup+keygen {:.1?}, prove+verify {:.1?}",
+                c.params.lanes,
+                c.params.num_challenges(),
+                proving_columns(&c.params),
+                s0.advice_cells + s1.advice_cells,
+                s0.rows,
+                s1.rows,
+                t1 - t0,
+                t2 - t1
+            );
         }
     }
 }

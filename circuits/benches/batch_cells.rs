@@ -4,7 +4,9 @@
 //! (defaults: B = 1,2,4,8,16,32,64,128,256 and w = 3,4,5). Lookup bits 17 (k = 18 tables);
 //! the cell counts do not depend on k except through the number of range chunks per limb.
 
-use batch_ecdsa_circuits::ecdsa::batch::{batch_params, proving_columns, BatchEcdsaCircuit};
+use batch_ecdsa_circuits::ecdsa::batch::{
+    batch_params, fits_in, proving_columns, BatchEcdsaCircuit,
+};
 use batch_ecdsa_circuits::ecdsa::naive::{NaiveEcdsaCircuit, DEFAULT_WINDOW};
 use batch_ecdsa_circuits::ecdsa::SignatureWitness;
 use batch_ecdsa_circuits::layout::LayoutParams;
@@ -123,8 +125,8 @@ fn fit_table(bs: &[usize], ws: &[usize]) {
                 let p = batch_params(k1 - 1, w as u32);
                 let c1 = BatchEcdsaCircuit::new(p.clone(), sigs.clone(), w as u32);
                 let rows = c1.phase_stats().iter().map(|s| s.rows).max().unwrap_or(0);
-                if p.min_k(rows) <= k1 {
-                    break proving_columns(&p);
+                if fits_in(&c1.params, rows, k1) {
+                    break proving_columns(&c1.params);
                 }
                 k1 += 1;
             };

@@ -23,8 +23,12 @@ pub struct CircuitConfig {
     pub table: (TableColumn, TableColumn),
     pub params: LayoutParams,
     pub moduli: Vec<BigUint>,
-    /// A challenge drawn after the first-phase advice is committed (when `phases ≥ 2`).
+    /// A challenge drawn after the first-phase advice is committed (when `phases ≥ 2`): the
+    /// first of `challenges`.
     pub challenge: Option<Challenge>,
+    /// All `params.num_challenges()` challenges drawn after the first-phase advice is
+    /// committed (empty when `phases < 2`); challenge j has the gate `Challenge(j)`.
+    pub challenges: Vec<Challenge>,
 }
 
 impl CircuitConfig {
@@ -46,10 +50,17 @@ impl CircuitConfig {
             crate::field::gates::configure(meta, g, &moduli);
             crate::ecc::gates::configure(meta, g, &groups[0], &params);
         }
-        let challenge = (params.phases >= 2).then(|| meta.challenge_usable_after(FirstPhase));
-        if let Some(c) = challenge {
-            for g in groups.iter().filter(|g| g.phase >= 1) {
-                configure_challenge_gate(meta, g, c);
+        let challenges: Vec<Challenge> = if params.phases >= 2 {
+            (0..params.num_challenges())
+                .map(|_| meta.challenge_usable_after(FirstPhase))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let challenge = challenges.first().copied();
+        for g in groups.iter().filter(|g| g.phase >= 1 && g.lane == 0) {
+            for (j, c) in challenges.iter().enumerate() {
+                configure_challenge_gate(meta, g, j, *c);
             }
         }
         Self {
@@ -58,6 +69,7 @@ impl CircuitConfig {
             params,
             moduli,
             challenge,
+            challenges,
         }
     }
 
@@ -111,18 +123,20 @@ impl CircuitConfig {
     }
 }
 
-/// The challenge gate of a later-phase group: `s·(x0 − c) = 0` on main column 0, where `c` is
-/// the proof system's challenge drawn after the first-phase advice is committed
-/// (`meta.query_challenge`). A cell under this gate is therefore not a free witness: it equals
-/// the transcript's challenge, which the prover cannot choose once phase 0 is committed.
+/// The gate of challenge j on lane 0 of a later phase: `s_j·(x0 − c_j) = 0` on main column 0,
+/// where `c_j` is the proof system's j-th challenge drawn after the first-phase advice is
+/// committed (`meta.query_challenge`). A cell under this gate is therefore not a free witness:
+/// it equals the transcript's challenge, which the prover cannot choose once phase 0 is
+/// committed.
 fn configure_challenge_gate(
     meta: &mut ConstraintSystem<Native>,
     g: &GroupConfig,
+    j: usize,
     challenge: Challenge,
 ) {
     let g = g.clone();
     meta.create_gate("challenge", move |m| {
-        let s = m.query_selector(g.selector(crate::layout::GateKind::Challenge));
+        let s = m.query_selector(g.selector(crate::layout::GateKind::Challenge(j)));
         let x = m.query_advice(g.main[0], halo2_proofs::poly::Rotation::cur());
         let c = m.query_challenge(challenge);
         vec![s * (x - c)]

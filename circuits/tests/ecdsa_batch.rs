@@ -31,7 +31,8 @@ fn b1_valid_and_the_challenge_cells_are_pinned() {
         c.last_challenge().is_some(),
         "synthesis read a known challenge"
     );
-    // Phase-1 cell 0 is the cell under the challenge gate; the next ones are t's limb cells.
+    // Phase-1 cell 0 is the cell under the challenge gate; the next ones are the unit
+    // coefficient's cells (a constant and its window).
     let n0 = phase0_cells(&c);
     for idx in [n0, n0 + 1, n0 + 2, n0 + 3] {
         let bad = c.tampered(idx, Native::ONE);
@@ -76,6 +77,34 @@ fn b2_witness_mutation_sample() {
     println!("{report}");
     assert_eq!(report.caught, report.total, "escaped: {:?}", report.escaped);
     assert_eq!(report.free, 0, "a valid batch has no free cells");
+}
+
+/// The large mutation sample (ignored: about 10 minutes on 2 cores; run with
+/// `cargo test --release -p batch-ecdsa-circuits --test ecdsa_batch -- --ignored --nocapture`):
+/// on a B = 2 batch, EVERY one of the first 160 cells of phase 1 (the challenge cell, the unit
+/// coefficient, the canonical cut of the challenge) plus a uniform sample of 120 cells over
+/// both phases, each changed once (+1 or a random delta).
+#[test]
+#[ignore]
+fn b2_witness_mutation_large_sample() {
+    use batch_ecdsa_circuits::test_utils::mutation_test_cells;
+    use rand_chacha::rand_core::{RngCore, SeedableRng};
+    let (c, k) = fitted(vec![ecdsa_witness(51), ecdsa_witness(52)]);
+    let n0 = phase0_cells(&c);
+    let (all, free) = c.mutable_cells();
+    assert_eq!(free, 0, "a valid batch has no free cells");
+    let mut idx: Vec<usize> = (n0..n0 + 160).collect();
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(77);
+    for _ in 0..120 {
+        idx.push(all[(rng.next_u64() as usize) % all.len()]);
+    }
+    idx.sort_unstable();
+    idx.dedup();
+    let t0 = std::time::Instant::now();
+    let report = mutation_test_cells(k, &c, &idx, 78, 2);
+    println!("{report} in {:?}", t0.elapsed());
+    assert_eq!(report.free, 0, "sampled a free cell");
+    assert_eq!(report.caught, report.total, "escaped: {:?}", report.escaped);
 }
 
 #[test]

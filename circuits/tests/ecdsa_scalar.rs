@@ -155,3 +155,42 @@ fn scalar_gadgets_every_cell_caught() {
         assert_eq!(rep.caught, rep.total, "escaped: {:?}", rep.escaped);
     }
 }
+
+/// The canonical cut of a challenge into two short batch coefficients: the honest cut of c is
+/// accepted (and equals the native coefficients), the cut of `c + r` (same value mod r, a
+/// second representation) is rejected, as is a cut with lo and hi swapped.
+#[test]
+fn challenge_cut_is_canonical() {
+    use batch_ecdsa_circuits::ecdsa::challenge::{cut_challenge, cut_challenge_as};
+    use batch_ecdsa_circuits::layout::Native;
+    // c small enough that c + r < 2^254 (so hi(c + r) < 2^128 passes the window checks).
+    let c_small = Native::from(123_456_789u64) * Native::from(1u64 << 40);
+    let r = modulus::<Native>();
+    // Honest cuts, including c = r − 5 (hi = r_hi, the top of the range).
+    for c in [c_small, -Native::from(5u64)] {
+        assert_ok(move |b| {
+            let fq = fq_chip(b);
+            let x = fq.range.load_witness(b, c);
+            let [lo, hi] = cut_challenge(&fq, b, &x, 4);
+            let v = fe_to_big(&c);
+            assert_eq!(lo.scalar.crt().value, &v % (BigUint::from(1u8) << 126));
+            assert_eq!(hi.scalar.crt().value, &v >> 126);
+        });
+    }
+    let one = BigUint::from(1u8);
+    let v = fe_to_big(&c_small) + &r;
+    assert!(v < (&one << 254));
+    let (lo, hi) = (&v % (&one << 126), &v >> 126);
+    assert_fails(move |b| {
+        let fq = fq_chip(b);
+        let x = fq.range.load_witness(b, c_small);
+        cut_challenge_as(&fq, b, &x, 4, &lo, &hi);
+    });
+    let v = fe_to_big(&c_small);
+    let (lo, hi) = (&v % (&one << 126), &v >> 126);
+    assert_fails(move |b| {
+        let fq = fq_chip(b);
+        let x = fq.range.load_witness(b, c_small);
+        cut_challenge_as(&fq, b, &x, 4, &hi, &lo);
+    });
+}

@@ -1,14 +1,16 @@
 //! `BatchEcdsaCircuit`: B ECDSA* signatures proven valid by ONE random linear combination,
 //!
 //! ```text
-//!   Σᵢ tⁱ·Rᵢ + Σᵢ tⁱ·(−vᵢ)·Qᵢ + (Σᵢ tⁱ·(−uᵢ))·G = O,   uᵢ = hᵢ/sᵢ, vᵢ = rᵢ/sᵢ, rᵢ = x(Rᵢ) mod n,
+//!   Σᵢ zᵢ·Rᵢ + Σᵢ zᵢ·(−vᵢ)·Qᵢ + (Σᵢ zᵢ·(−uᵢ))·G = O,   uᵢ = hᵢ/sᵢ, vᵢ = rᵢ/sᵢ, rᵢ = x(Rᵢ) mod n,
 //! ```
 //!
-//! with `t` the proof system's challenge drawn after every `Rᵢ`, `sᵢ`, `hᵢ`, `Qᵢ` is committed.
-//! Same public inputs (per signature `h`, `Q`: [`super::instance`]) and witness
-//! ([`SignatureWitness`]) as [`super::NaiveEcdsaCircuit`].
+//! with coefficients `zᵢ` derived from proof-system challenges drawn after every `Rᵢ`, `sᵢ`,
+//! `hᵢ`, `Qᵢ` is committed: by default ([`Coefficients::Short`]) `z₀ = 1` and short independent
+//! coefficients (Bellare–Garay–Rabin's small-exponent test), or ([`Coefficients::Powers`])
+//! `zᵢ = tⁱ` for one challenge t. Same public inputs (per signature `h`, `Q`:
+//! [`super::instance`]) and witness ([`SignatureWitness`]) as [`super::NaiveEcdsaCircuit`].
 //!
-//! **Phase 0** (first-phase advice, committed before `t` exists), per signature i:
+//! **Phase 0** (first-phase advice, committed before any challenge exists), per signature i:
 //! `Qᵢ`, `Rᵢ` loaded canonical and on the curve (affine: never the identity); `hᵢ` canonical;
 //! `1 ≤ sᵢ < n`; `rᵢ = x(Rᵢ) mod n ≠ 0` with `x ∈ [n, p)` handled; `−uᵢ = −hᵢ/sᵢ` and
 //! `−vᵢ = −rᵢ/sᵢ` (witness `q` canonical, `q·sᵢ ≡ −num`, `sᵢ ≠ 0` proven so `q` is unique); and
@@ -16,32 +18,55 @@
 //! built with accumulator additions and laid out for the point-table lookup (phase-0 group).
 //! The limbs of `hᵢ`, `x(Qᵢ)`, `y(Qᵢ)` are copy-constrained to the instance column.
 //!
-//! **Phase 1** (after `t`): `t` bound to the challenge ([`super::challenge`]), its powers, the
-//! coefficients `tⁱ·(−vᵢ)` and `Σ tⁱ·(−uᵢ)` (Fq chip, canonical), their `w`-bit windows, and ONE
-//! Straus MSM over the 2B points with one shared chain of doublings plus the G term from a
-//! constant table ([`EccChip::msm_lookup_tables_raw`], selections by the point-table lookup).
-//! The accumulator starts at the hashed constant
+//! **Phase 1** (after the challenges): the challenge cells, each pinned by its own
+//! `Challenge(j)` gate ([`super::challenge`]); the coefficients `zᵢ` (Short: `z₀ = 1`, then
+//! `lo(c_j) = c_j mod 2^126` and `hi(c_j) = ⌊c_j / 2^126⌋` of challenge j, cut canonically by
+//! [`super::challenge::cut_challenge`], with their `w`-bit windows: 32 windows instead of 64
+//! for the `Rᵢ` terms); the coefficients `zᵢ·(−vᵢ)` and `Σ zᵢ·(−uᵢ)` (Fq chip, canonical, full
+//! width) and their windows; and ONE Straus MSM over the 2B points with one shared chain of
+//! doublings plus the G term from a constant table ([`EccChip::msm_lookup_tables_raw`],
+//! selections by the point-table lookup). The accumulator starts at the hashed constant
 //! `A` and every table entry carries the hashed constant `C`, so the MSM equals
 //! `Σ + offset` for a constant `offset` fixed when the circuit is built; the circuit asserts
 //! `acc = offset` (canonical limbs, copy constraints), i.e. `Σ = O`.
 //!
 //! **Soundness.** Write `Eᵢ = Rᵢ − uᵢ·G − vᵢ·Qᵢ = eᵢ·G` (the group is cyclic of prime order n).
 //! Signature i is valid (ECDSA*, see [`super`]) iff `Eᵢ = O` given the phase-0 checks. The
-//! circuit proves `Σ Tⁱ·eᵢ ≡ 0 (mod n)` for the integer `T` of the challenge (every point
+//! circuit proves `Σ zᵢ·eᵢ ≡ 0 (mod n)` for the integers `zᵢ` it derives (every point
 //! operation is exact: additions prove `x₁ ≠ x₂`, doublings act on on-curve points, a
-//! lookup selection returns exactly the entry of its proven digit; see [`crate::ecc`]).
-//! If some `eⱼ ≠ 0`, `P(X) = Σ eᵢ·Xⁱ` is a non-zero
-//! polynomial over `Z_n` of degree `≤ B − 1`, with at most `B − 1` roots. Everything the
-//! prover chooses (`Rᵢ` both coordinates, `sᵢ`, the tables, `±uᵢ`, `±vᵢ`; `hᵢ`, `Qᵢ` are public
-//! inputs, which the transcript absorbs first) lies in phase-0 advice or the instance, which the
-//! transcript absorbs (as binding KZG commitments) before it squeezes the challenge `c`; so the
-//! `eᵢ` are fixed before `c` is drawn. `c` is a Blake2b (random-oracle) output reduced into Fr,
-//! the cell holding it is pinned by the `Challenge` gate, and `T ≡ c (mod r)` with at most 6
-//! choices of `T` ([`super::challenge`]): one attempt passes with probability
-//! `≤ 6·(B − 1)/r ≈ 2^-251·(B − 1)`; a prover who grinds q transcripts (re-committing phase 0)
-//! succeeds with probability `≤ q·6·(B − 1)/r`. A t known before the `Rᵢ`, `sᵢ` are fixed
-//! would be fatal: one own signature can absorb any victim's error (the "known-t forgery",
-//! PEERS §3), which is why t is never computed from the public inputs.
+//! lookup selection returns exactly the entry of its proven digit; see [`crate::ecc`]; the
+//! windows of `zᵢ` and the scalar `zᵢ` used in `zᵢ·(−vᵢ)`, `Σ zᵢ·(−uᵢ)` are the same integer).
+//! Everything the prover chooses (`Rᵢ` both coordinates, `sᵢ`, the tables, `±uᵢ`, `±vᵢ`; `hᵢ`,
+//! `Qᵢ` are public inputs, which the transcript absorbs first) lies in phase-0 advice or the
+//! instance, which the transcript absorbs (as binding KZG commitments) before it squeezes the
+//! challenges; so the `eᵢ` are fixed before any challenge is drawn. Each challenge `c_j` is a
+//! Blake2b (random-oracle) output of 512 bits reduced into Fr (statistical distance from
+//! uniform ≤ 2^-256), successive squeezes are independent oracle outputs, and the cell holding
+//! `c_j` is pinned by its gate.
+//!
+//! * Short coefficients (default). The cut is canonical (`lo + 2^126·hi = c_j < r` as
+//!   integers, proven), so each `zᵢ` is a function of the challenges with no prover choice.
+//!   Suppose some `eₖ ≠ 0`. If only `e₀ ≠ 0`, the sum is `e₀ ≠ 0` (z₀ = 1): rejected. Else
+//!   take `k ≥ 1` with `eₖ ≠ 0` and fix every challenge except the one `c` that `zₖ` is cut
+//!   from (and, given `c`, its partner coefficient): `zₖ ↦ zₖ·eₖ` is injective mod n on
+//!   `[0, 2^128)` (n prime > 2^128), so at most one value of `zₖ` satisfies the equation given
+//!   the partner. If `zₖ = lo(c)`: given `hi(c) < r_hi`, `lo(c)` is uniform on `[0, 2^126)`, and
+//!   `hi(c) = r_hi` has probability `< 2^-127`: error `≤ 2^-126 + 2^-127`. If `zₖ = hi(c)`:
+//!   given `lo(c)`, `hi(c)` is uniform on a set of at least `⌊r/2^126⌋ ≥ 2^127` values: error
+//!   `≤ 2^-127`. Adding the sampling distance, **one attempt passes with probability
+//!   `≤ 2^-125`**, whatever B; grinding q transcripts (re-committing phase 0) gives
+//!   `≤ q·2^-125` (e.g. 2^-61 after 2^64 tries). Without the canonical cut the prover could
+//!   pick `c_j + r` for each challenge, 2^(B/2) combinations: that is why it is proven.
+//!   Independence matters: cutting one challenge (or powers of one t) into many short pieces
+//!   would not give independent coefficients, hence `⌈(B−1)/2⌉` challenges.
+//! * Powers of t. `T ≡ c (mod r)` with at most 6 choices of the integer `T`
+//!   ([`super::challenge`]); if some `eⱼ ≠ 0`, `P(X) = Σ eᵢ·Xⁱ` is a non-zero polynomial over
+//!   `Z_n` of degree `≤ B − 1` with at most `B − 1` roots: one attempt passes with probability
+//!   `≤ 6·(B − 1)/r ≈ 2^-251·(B − 1)`, q grinding attempts `≤ q·6·(B − 1)/r`.
+//!
+//! Coefficients known before the `Rᵢ`, `sᵢ` are fixed would be fatal: one own signature can
+//! absorb any victim's error (the "known-t forgery", PEERS §3), which is why they are never
+//! computed from the public inputs.
 //!
 //! **Completeness limits** (never soundness): as in the naive circuit, an intermediate
 //! addition meeting a hashed offset point, or `uᵢ = 0`, makes an honest batch unprovable with
@@ -56,11 +81,14 @@ use halo2_proofs::circuit::{Layouter, SimpleFloorPlanner};
 use halo2_proofs::plonk::{Circuit, Column, ConstraintSystem, Error, Instance};
 use halo2curves::secp256k1::{Fp, Fq};
 
-use super::challenge::{load_challenge_scalar, powers};
+use super::challenge::{
+    challenge_as_scalar, challenges_for, cut_challenge, load_challenge_cell, load_challenge_scalar,
+    powers, short_coefficients_native, unit_coefficient,
+};
 use super::scalar::{self, NonZeroScalar};
 use super::witness::SignatureWitness;
 use crate::config::CircuitConfig;
-use crate::ecc::{offsets, scalar_windows, EccChip, PointLookupTable};
+use crate::ecc::{offsets, scalar_windows, EccChip, PointLookupTable, ScalarWindow};
 use crate::field::{FieldChip, FieldValue, Reduced};
 use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
 use crate::range::RangeChip;
@@ -71,10 +99,13 @@ use crate::test_utils::Mutable;
 pub const DEFAULT_BATCH_WINDOW: u32 = 4;
 
 /// The Straus window for a batch of `b` signatures. Per signature the MSM costs two tables of
-/// `2^w − 1` additions plus `2·⌈256/w⌉` (selection + addition); the shared part is the
-/// doublings and the G term. Measured (cells per signature, lookup bits 17): w = 4 is the
-/// cheapest at every B in 1..=256 (w = 3 costs ~8 % more per signature asymptotically, w = 5
-/// ~16 % more), so this returns 4 for every B; it exists so that callers do not hard-code it.
+/// `2^w − 1` accumulator additions (+ `6·2^w` lookup-table copies) plus `⌈128/w⌉ + ⌈256/w⌉`
+/// selections (8 cells, point-table lookup) and additions (short coefficient for `Rᵢ`, full
+/// width for `Qᵢ`); the shared part is the doublings and the G term. Measured (cells per
+/// signature, lookup bits 17, `batch_cells` bench, after the lookup selections and the short
+/// coefficients): w = 4 is the cheapest at every B in 1..=256 (w = 3 costs ~13 % more per
+/// signature at B = 256, w = 5 ~10 % more), so this returns 4 for every B; it exists so that
+/// callers do not hard-code it.
 pub fn choose_window(_b: usize) -> u32 {
     DEFAULT_BATCH_WINDOW
 }
@@ -103,12 +134,29 @@ pub const MAX_LANES: usize = 8;
 /// grand product) and the permutation's grand products (one per `degree − 2` columns with
 /// equality). Times `2^k` this is the proving work `fitted` minimises.
 pub fn proving_columns(params: &LayoutParams) -> usize {
-    let mut cs = ConstraintSystem::<Native>::default();
-    let _ = BatchEcdsaCircuit::configure_with_params(&mut cs, params.clone());
+    let cs = configured(params);
     let chunk = cs.degree().saturating_sub(2).max(1);
     cs.num_advice_columns()
         + 3 * cs.lookups().len()
         + cs.permutation().get_columns().len().div_ceil(chunk)
+}
+
+fn configured(params: &LayoutParams) -> ConstraintSystem<Native> {
+    let mut cs = ConstraintSystem::<Native>::default();
+    let _ = BatchEcdsaCircuit::configure_with_params(&mut cs, params.clone());
+    cs
+}
+
+/// Rows at the end of every column that halo2 keeps for blinding (`blinding_factors + 1`,
+/// from the configured constraint system: the selection gates query column 0 at up to ~70
+/// rotations, so this is larger than `LayoutParams::RESERVED_ROWS`).
+pub fn reserved_rows(params: &LayoutParams) -> usize {
+    configured(params).blinding_factors() + 1
+}
+
+/// Whether builder heights `rows` and the range table fit in `2^k` rows.
+pub fn fits_in(params: &LayoutParams, rows: usize, k: u32) -> bool {
+    rows.max(params.table_rows()) + reserved_rows(params) <= 1usize << k
 }
 
 /// Columns: the shared chip configuration (two column groups and the challenge) plus one
@@ -126,9 +174,22 @@ pub struct BatchEcdsaCircuit {
     pub signatures: Vec<SignatureWitness>,
     /// Straus window w (a configured selection size, 2..=5).
     pub window: u32,
+    /// How the batch coefficients are derived from the challenges (default
+    /// [`Coefficients::Short`]).
+    pub coefficients: Coefficients,
     tamper: Option<(usize, Native)>,
-    /// The last challenge value synthesis saw (tests compare it with a forger's guess).
-    probe: Arc<Mutex<Option<Native>>>,
+    /// The challenge values the last synthesis saw (tests compare them with a forger's guess).
+    probe: Arc<Mutex<Option<Vec<Native>>>>,
+}
+
+/// The batch coefficients `zᵢ` of `Σ zᵢ·Eᵢ = O` (see the module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coefficients {
+    /// `zᵢ = tⁱ` for one challenge t (full-width coefficients; error `6(B−1)/r` per try).
+    Powers,
+    /// `z₀ = 1` and independent short coefficients (126/128 bits) cut canonically from
+    /// `⌈(B−1)/2⌉` challenges (Bellare–Garay–Rabin; error `≤ 2^-125` per try).
+    Short,
 }
 
 /// What phase 0 leaves for phase 1, per signature.
@@ -198,14 +259,27 @@ fn phase0_signature(
 }
 
 impl BatchEcdsaCircuit {
+    /// The circuit with short coefficients; `params.challenges` is set to what B needs.
     pub fn new(params: LayoutParams, signatures: Vec<SignatureWitness>, window: u32) -> Self {
         Self {
             params,
             signatures,
             window,
+            coefficients: Coefficients::Short,
             tamper: None,
             probe: Arc::new(Mutex::new(None)),
         }
+        .with_coefficients(Coefficients::Short)
+    }
+
+    /// The same circuit with coefficients `mode` (and the matching number of challenges).
+    pub fn with_coefficients(mut self, mode: Coefficients) -> Self {
+        self.coefficients = mode;
+        self.params.challenges = match mode {
+            Coefficients::Powers => 1,
+            Coefficients::Short => challenges_for(self.signatures.len()),
+        };
+        self
     }
 
     /// The circuit with the cheapest proving layout, and its k (lookup bits `k − 1`).
@@ -215,9 +289,18 @@ impl BatchEcdsaCircuit {
     /// work [`proving_columns`]` × 2^k` (ties: fewer columns). Phase 1 (the MSM) is about 6×
     /// taller than phase 0, so it gets more lanes. Lays the circuit out about twice per k.
     pub fn fitted(signatures: Vec<SignatureWitness>, window: u32) -> (Self, u32) {
+        Self::fitted_with(signatures, window, Coefficients::Short)
+    }
+
+    /// [`Self::fitted`] for the coefficients `mode`.
+    pub fn fitted_with(
+        signatures: Vec<SignatureWitness>,
+        window: u32,
+        mode: Coefficients,
+    ) -> (Self, u32) {
         let mut best: Option<(u128, usize, Self, u32)> = None;
         for k in 11..=MAX_K {
-            let Some(c) = Self::fit_lanes(&signatures, window, k) else {
+            let Some(c) = Self::fit_lanes(&signatures, window, k, mode) else {
                 continue;
             };
             let cols = proving_columns(&c.params);
@@ -237,14 +320,24 @@ impl BatchEcdsaCircuit {
 
     /// The circuit at size `2^k` (lookup bits `k − 1`) with the fewest lanes per phase that
     /// fit, or `None` if more than [`MAX_LANES`] would be needed.
-    fn fit_lanes(signatures: &[SignatureWitness], window: u32, k: u32) -> Option<Self> {
+    fn fit_lanes(
+        signatures: &[SignatureWitness],
+        window: u32,
+        k: u32,
+        mode: Coefficients,
+    ) -> Option<Self> {
         let mut params = batch_params(k - 1, window);
-        let fits = |rows: usize, p: &LayoutParams| p.min_k(rows) <= k;
+        params.challenges = match mode {
+            Coefficients::Powers => 1,
+            Coefficients::Short => challenges_for(signatures.len()),
+        };
+        let reserved = reserved_rows(&params);
+        let fits = |rows: usize, p: &LayoutParams| rows.max(p.table_rows()) + reserved <= 1 << k;
         if !fits(0, &params) {
             return None;
         }
-        let cap = (1usize << k) - LayoutParams::RESERVED_ROWS;
-        let one = Self::new(params.clone(), signatures.to_vec(), window);
+        let cap = (1usize << k) - reserved;
+        let one = Self::new(params.clone(), signatures.to_vec(), window).with_coefficients(mode);
         let mut lanes: Vec<usize> = one
             .phase_stats()
             .iter()
@@ -255,7 +348,7 @@ impl BatchEcdsaCircuit {
                 return None;
             }
             params.lanes = lanes.clone();
-            let c = Self::new(params.clone(), signatures.to_vec(), window);
+            let c = Self::new(params.clone(), signatures.to_vec(), window).with_coefficients(mode);
             let stats = c.phase_stats();
             let mut ok = true;
             for (l, s) in lanes.iter_mut().zip(stats.iter()) {
@@ -292,13 +385,45 @@ impl BatchEcdsaCircuit {
         (b, sigs, public)
     }
 
-    /// Phase 1 for challenge value `c`; `tamper_offset` = number of phase-0 cells (mutation
+    /// The coefficients `zᵢ` for the challenge values `cs` (phase 1): windows of `zᵢ` (for the
+    /// `Rᵢ` terms) and `zᵢ` as canonical scalars.
+    fn coefficient_cells(
+        &self,
+        fq: &FieldChip<Fq>,
+        b: &mut Builder,
+        cs: &[Native],
+    ) -> (Vec<Vec<ScalarWindow>>, Vec<Reduced<Fq>>) {
+        let n = self.signatures.len();
+        let w = self.window;
+        let c = |j: usize| cs.get(j).copied().unwrap_or(Native::ONE);
+        match self.coefficients {
+            Coefficients::Powers => {
+                let ch = load_challenge_scalar(fq, b, c(0));
+                let pw = powers(fq, b, &ch.t, n);
+                let wins = pw.iter().map(|p| scalar_windows(fq, b, p, w)).collect();
+                (wins, pw)
+            }
+            Coefficients::Short => {
+                let cells: Vec<AssignedValue> = (0..self.params.num_challenges())
+                    .map(|j| load_challenge_cell(b, j, c(j)))
+                    .collect();
+                let mut z = vec![unit_coefficient(fq, b, w)];
+                for cell in &cells {
+                    z.extend(cut_challenge(fq, b, cell, w));
+                }
+                z.truncate(n);
+                z.into_iter().map(|x| (x.windows, x.scalar)).unzip()
+            }
+        }
+    }
+
+    /// Phase 1 for challenge values `cs`; `tamper_offset` = number of phase-0 cells (mutation
     /// indices run over phase 0, then phase 1).
     fn build_phase1(
         &self,
         ecc: &EccChip,
         sigs: &[SigPhase0],
-        c: Native,
+        cs: &[Native],
         tamper_offset: usize,
     ) -> Builder {
         let fq = &ecc.fq;
@@ -310,23 +435,22 @@ impl BatchEcdsaCircuit {
         if sigs.is_empty() {
             return b;
         }
-        let ch = load_challenge_scalar(fq, &mut b, c);
-        let pw = powers(fq, &mut b, &ch.t, sigs.len());
+        let (z_wins, z) = self.coefficient_cells(fq, &mut b, cs);
         let mut g_scalar = sigs[0].neg_u.clone();
         let mut q_scalars = vec![sigs[0].neg_v.clone()];
         for (i, s) in sigs.iter().enumerate().skip(1) {
-            let cv = fq.mul(&mut b, &pw[i], &s.neg_v);
+            let cv = fq.mul(&mut b, &z[i], &s.neg_v);
             q_scalars.push(fq.assert_canonical(&mut b, &cv));
-            let cu = fq.mul(&mut b, &pw[i], &s.neg_u);
+            let cu = fq.mul(&mut b, &z[i], &s.neg_u);
             let sum = fq.add(&mut b, &g_scalar, &cu);
             g_scalar = fq.reduce(&mut b, &sum);
         }
         let w = self.window;
         let mut tables: Vec<&PointLookupTable> = Vec::with_capacity(2 * sigs.len());
         let mut wins = Vec::with_capacity(2 * sigs.len());
-        for (i, s) in sigs.iter().enumerate() {
+        for ((i, s), zw) in sigs.iter().enumerate().zip(z_wins) {
             tables.push(&s.r_table);
-            wins.push(scalar_windows(fq, &mut b, &pw[i], w));
+            wins.push(zw);
             tables.push(&s.q_table);
             wins.push(scalar_windows(fq, &mut b, &q_scalars[i], w));
         }
@@ -337,12 +461,19 @@ impl BatchEcdsaCircuit {
         b
     }
 
-    /// Both builders for challenge `c` and the public cells.
+    /// Both builders with every challenge equal to `c`, and the public cells (layout and
+    /// counts do not depend on the challenge values).
     pub fn build(&self, c: Native) -> (Builder, Builder, Vec<AssignedValue>) {
+        self.build_with(&vec![c; self.params.num_challenges()])
+    }
+
+    /// Both builders for challenge values `cs` (one per configured challenge) and the public
+    /// cells.
+    pub fn build_with(&self, cs: &[Native]) -> (Builder, Builder, Vec<AssignedValue>) {
         let ecc = self.chip();
         let (b0, sigs, public) = self.build_phase0(&ecc);
         let n0 = b0.advice_cells().len();
-        let b1 = self.build_phase1(&ecc, &sigs, c, n0);
+        let b1 = self.build_phase1(&ecc, &sigs, cs, n0);
         (b0, b1, public)
     }
 
@@ -372,7 +503,31 @@ impl BatchEcdsaCircuit {
     /// e.g. at keygen). For tests: MockProver's challenge is a fixed hash chain, a real
     /// prover's comes from the transcript.
     pub fn last_challenge(&self) -> Option<Native> {
-        self.probe.lock().ok().and_then(|g| *g)
+        self.last_challenges().and_then(|v| v.first().copied())
+    }
+
+    /// All challenge values the last synthesis read (see [`Self::last_challenge`]).
+    pub fn last_challenges(&self) -> Option<Vec<Native>> {
+        self.probe.lock().ok().and_then(|g| g.clone())
+    }
+
+    /// The batch coefficients `zᵢ` natively for challenge values `cs`, as the circuit derives
+    /// them (tests: e.g. a forgery for known coefficients).
+    pub fn coefficients_for(&self, cs: &[Native]) -> Vec<Fq> {
+        let n = self.signatures.len();
+        match self.coefficients {
+            Coefficients::Powers => {
+                let t = challenge_as_scalar(cs.first().copied().unwrap_or(Native::ONE));
+                let mut out = Vec::with_capacity(n);
+                let mut p = Fq::ONE;
+                for _ in 0..n {
+                    out.push(p);
+                    p *= t;
+                }
+                out
+            }
+            Coefficients::Short => short_coefficients_native(cs, n),
+        }
     }
 }
 
@@ -410,7 +565,9 @@ impl Circuit<Native> for BatchEcdsaCircuit {
         config: BatchConfig,
         mut layouter: impl Layouter<Native>,
     ) -> Result<(), Error> {
-        let challenge = config.base.challenge.ok_or(Error::Synthesis)?;
+        if config.base.challenges.len() != self.params.num_challenges() {
+            return Err(Error::Synthesis);
+        }
         config.base.load_table(&mut layouter)?;
         let ecc = self.chip();
         let (b0, sigs, public) = self.build_phase0(&ecc);
@@ -422,18 +579,17 @@ impl Circuit<Native> for BatchEcdsaCircuit {
         }
         layouter.next_phase();
         // Unknown at keygen (and in the first pass of a real prover): any value lays out the
-        // same cells; the phase-1 advice is only used once the challenge is known.
-        let mut c: Option<Native> = None;
-        layouter.get_challenge(challenge).map(|v| c = Some(v));
-        if let Ok(mut g) = self.probe.lock() {
-            *g = c;
+        // same cells; the phase-1 advice is only used once the challenges are known.
+        let mut cs: Vec<Option<Native>> = vec![None; config.base.challenges.len()];
+        for (ch, slot) in config.base.challenges.iter().zip(cs.iter_mut()) {
+            layouter.get_challenge(*ch).map(|v| *slot = Some(v));
         }
-        let b1 = self.build_phase1(
-            &ecc,
-            &sigs,
-            c.unwrap_or(Native::ONE),
-            b0.advice_cells().len(),
-        );
+        let known: Option<Vec<Native>> = cs.iter().copied().collect();
+        if let Ok(mut g) = self.probe.lock() {
+            *g = known;
+        }
+        let vals: Vec<Native> = cs.iter().map(|c| c.unwrap_or(Native::ONE)).collect();
+        let b1 = self.build_phase1(&ecc, &sigs, &vals, b0.advice_cells().len());
         config.base.assign_phase(&mut layouter, &b1, &mut cells)
     }
 }
@@ -442,7 +598,10 @@ impl Mutable for BatchEcdsaCircuit {
     /// Cells of phase 0 then phase 1 (built with the last seen challenge, else 1; which cells
     /// are free does not depend on t for a valid batch).
     fn mutable_cells(&self) -> (Vec<usize>, usize) {
-        let (b0, b1, _) = self.build(self.last_challenge().unwrap_or(Native::ONE));
+        let (b0, b1, _) = match self.last_challenges() {
+            Some(cs) => self.build_with(&cs),
+            None => self.build(Native::ONE),
+        };
         let n0 = b0.advice_cells().len();
         let mut all = b0.constrained_cell_indices();
         all.extend(b1.constrained_cell_indices().into_iter().map(|i| i + n0));

@@ -29,6 +29,9 @@ pub struct LayoutParams {
     /// The builder of a phase spreads its blocks over the lanes (see `Builder`), trading
     /// columns for rows.
     pub lanes: Vec<usize>,
+    /// Proof-system challenges drawn after phase 0 (when `phases ≥ 2`; 0 means 1), each with
+    /// its own `Challenge(j)` gate on lane 0 of the later phases.
+    pub challenges: usize,
 }
 
 impl LayoutParams {
@@ -52,7 +55,13 @@ impl LayoutParams {
             partial_bits,
             phases: 1,
             lanes: Vec::new(),
+            challenges: 1,
         }
+    }
+
+    /// Number of challenges configured when `phases ≥ 2` (at least 1).
+    pub fn num_challenges(&self) -> usize {
+        self.challenges.max(1)
     }
 
     /// Number of column groups of phase `phase` (at least 1).
@@ -126,9 +135,9 @@ pub enum GateKind {
     EccSelect(u32),
     /// Selection of one of `2^w` constant points (fixed coefficients) by a one-hot indicator.
     EccSelectConst(u32),
-    /// `x0 = c` for the proof system's challenge `c` (second and later phases only; the gate is
-    /// added by `CircuitConfig::configure`, which owns the challenge).
-    Challenge,
+    /// `x0 = c_j` for the proof system's j-th challenge `c_j` (lane 0 of the second and later
+    /// phases only; the gate is added by `CircuitConfig::configure`, which owns the challenges).
+    Challenge(usize),
 }
 
 /// Window sizes for which the ecc selection gates are configured: the configured window
@@ -238,8 +247,8 @@ impl GroupConfig {
             kinds.push(GateKind::EccSelect(w));
             kinds.push(GateKind::EccSelectConst(w));
         }
-        if phase >= 1 {
-            kinds.push(GateKind::Challenge);
+        if phase >= 1 && lane == 0 {
+            kinds.extend((0..params.num_challenges()).map(GateKind::Challenge));
         }
         let selectors = kinds.into_iter().map(|k| (k, meta.selector())).collect();
         let cfg = Self {

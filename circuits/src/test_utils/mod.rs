@@ -116,6 +116,68 @@ pub fn mutation_test<C: Mutable>(k: u32, circuit: &C, samples: usize, seed: u64)
     report
 }
 
+/// Mutates each cell of `indices` (assignment indices, see [`Mutable::mutable_cells`]) once, on
+/// `threads` threads: deltas alternate between +1 and a random field element drawn from
+/// `seed`. Indices of free cells are skipped (counted in `free`). Panics if the untampered
+/// circuit is not satisfied (a broken test).
+pub fn mutation_test_cells<C: Mutable + Sync>(
+    k: u32,
+    circuit: &C,
+    indices: &[usize],
+    seed: u64,
+    threads: usize,
+) -> MutationReport {
+    if let Err(e) = mock_verify(k, circuit) {
+        panic!("the untampered circuit must be satisfied: {e}");
+    }
+    let (all, _) = circuit.mutable_cells();
+    let constrained: std::collections::HashSet<usize> = all.into_iter().collect();
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let jobs: Vec<(usize, Native)> = indices
+        .iter()
+        .filter(|i| constrained.contains(i))
+        .enumerate()
+        .map(|(n, &i)| {
+            let d = if n % 2 == 0 {
+                Native::from(1u64)
+            } else {
+                Native::from(rng.next_u64()) + Native::from(1u64)
+            };
+            (i, d)
+        })
+        .collect();
+    let free = indices.len() - jobs.len();
+    let threads = threads.max(1);
+    let escaped: Vec<usize> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let jobs = &jobs;
+                s.spawn(move || {
+                    jobs.iter()
+                        .skip(t)
+                        .step_by(threads)
+                        .filter(|(i, d)| mock_verify(k, &circuit.tampered(*i, *d)).is_ok())
+                        .map(|(i, _)| *i)
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| match h.join() {
+                Ok(v) => v,
+                Err(e) => std::panic::resume_unwind(e),
+            })
+            .collect()
+    });
+    MutationReport {
+        caught: jobs.len() - escaped.len(),
+        total: jobs.len(),
+        escaped,
+        free,
+    }
+}
+
 /// A valid ECDSA* witness from fixed secrets (halo2curves arithmetic only; for the circuits
 /// crate's own tests and cell benches, which cannot use the root package's signer):
 /// `Q = d·G`, `R = k·G`, `r = x(R) mod n`, `s = (h + r·d)/k`, with d, k, h drawn from `seed`.
