@@ -55,12 +55,14 @@ use group::Curve;
 use halo2_proofs::circuit::{Layouter, SimpleFloorPlanner};
 use halo2_proofs::plonk::{Circuit, Column, ConstraintSystem, Error, Instance};
 use halo2curves::secp256k1::{Fp, Fq};
+use num_bigint::BigUint;
 
 use super::challenge::{load_challenge_scalar, powers};
 use super::scalar::{self, NonZeroScalar};
 use super::witness::SignatureWitness;
 use crate::config::CircuitConfig;
 use crate::ecc::{offsets, scalar_windows, EccChip, PointLookupTable};
+use crate::field::params::{to_limbs, NUM_LIMBS};
 use crate::field::{FieldChip, FieldValue, Reduced};
 use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
 use crate::range::RangeChip;
@@ -79,15 +81,30 @@ pub fn choose_window(_b: usize) -> u32 {
     DEFAULT_BATCH_WINDOW
 }
 
-/// Layout parameters of the batch circuit: two phases, lookup bits `lookup_bits`, selection
-/// gates for window `w` (plus the 1- and 4-bit sections every circuit has).
+/// Layout parameters of the batch circuit: phase 0 a commit column, phase 1 one column group
+/// (set `lanes[1]` for more), lookup bits `lookup_bits`, selection gates for window `w` (plus
+/// the 1- and 4-bit sections every circuit has).
 pub fn batch_params(lookup_bits: u32, w: u32) -> LayoutParams {
     let mut p = LayoutParams::new(lookup_bits);
     if !p.window_bits.contains(&w) {
         p.window_bits.push(w);
     }
     p.phases = 2;
+    p.commit_phase0 = true;
     p
+}
+
+/// What [`BatchEcdsaCircuit::fitted_with`] optimises.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LayoutGoal {
+    /// The smallest proof and fastest verification: one phase-1 column group at the smallest
+    /// k that holds it (k grows with the batch).
+    #[default]
+    SmallProof,
+    /// The least proving work: for every k, the fewest phase-1 lanes (column groups, at most
+    /// [`MAX_LANES`]) that fit, keeping the (k, lanes) with the smallest
+    /// [`proving_columns`]` × 2^k`. Larger proofs (each lane adds ~35 committed polynomials).
+    FastProver,
 }
 
 /// Largest k [`BatchEcdsaCircuit::fitted`] tries.
@@ -131,12 +148,45 @@ pub struct BatchEcdsaCircuit {
     probe: Arc<Mutex<Option<Native>>>,
 }
 
-/// What phase 0 leaves for phase 1, per signature.
-struct SigPhase0 {
+/// What the checks of one signature leave for the MSM.
+struct SigChecked {
     r_table: PointLookupTable,
     q_table: PointLookupTable,
     neg_u: Reduced<Fq>,
     neg_v: Reduced<Fq>,
+}
+
+/// Raw values committed in phase 0 per signature: the limbs of `x(R)`, `y(R)`, `s`.
+pub const RAW_CELLS_PER_SIGNATURE: usize = 3 * NUM_LIMBS;
+
+/// The raw phase-0 values of one signature, in commit order: limbs (low first) of `x(R)`,
+/// `y(R)`, `s`. A value `≥ 2^256` (which `SignatureWitness` rules out) is replaced as the
+/// phase-1 loads replace it (`p` for coordinates, `n` for `s`), so both sides agree; a
+/// disagreement could only make the copy constraints fail, never pass a wrong value.
+fn raw_values(w: &SignatureWitness) -> [Native; RAW_CELLS_PER_SIGNATURE] {
+    let two256 = BigUint::from(1u8) << 256;
+    let fit = |v: &BigUint, repl: BigUint| if *v < two256 { v.clone() } else { repl };
+    let p = crate::bigint::modulus::<Fp>();
+    let n = crate::bigint::modulus::<Fq>();
+    let vals = [
+        fit(&w.r_point.0, p.clone()),
+        fit(&w.r_point.1, p),
+        fit(&w.s, n),
+    ];
+    let mut out = [Native::ZERO; RAW_CELLS_PER_SIGNATURE];
+    for (i, v) in vals.iter().enumerate() {
+        for (j, l) in to_limbs(v).iter().enumerate() {
+            out[NUM_LIMBS * i + j] = crate::bigint::native(l);
+        }
+    }
+    out
+}
+
+/// Binds the limbs of a value loaded in phase 1 to its raw phase-0 cells (copy constraints).
+fn bind_raw(b: &mut Builder, raw: &[AssignedValue], loaded: &[AssignedValue; NUM_LIMBS]) {
+    for (r, l) in raw.iter().zip(loaded.iter()) {
+        b.constrain_equal(r, l);
+    }
 }
 
 /// `−num/den mod n`, canonical: witness `q`, then `assert_mul_eq(q, den, −num)` (the lazy
@@ -155,14 +205,16 @@ fn neg_div(
     q
 }
 
-/// Phase 0 of one signature (see the module doc); returns what phase 1 needs and the 9
-/// public cells in instance order. Never panics on witness values.
-fn phase0_signature(
+/// The checks of one signature (phase 1, see the module doc): loads bound to the raw phase-0
+/// cells `raw` (`RAW_CELLS_PER_SIGNATURE`, [`raw_values`] order); returns what the MSM needs
+/// and the 9 public cells in instance order. Never panics on witness values.
+fn check_signature(
     ecc: &EccChip,
     b: &mut Builder,
     w: &SignatureWitness,
+    raw: &[AssignedValue],
     window: u32,
-) -> (SigPhase0, Vec<AssignedValue>) {
+) -> (SigChecked, Vec<AssignedValue>) {
     let fq = &ecc.fq;
     let q = ecc.load_point_xy(b, &w.q.0, &w.q.1);
     let r_point = ecc.load_point_xy(b, &w.r_point.0, &w.r_point.1);
@@ -173,6 +225,9 @@ fn phase0_signature(
         .unwrap_or_else(|_| scalar::load_canonical_scalar(fq, b, &n).expect("n < 2^256"));
     let s = scalar::load_signature_scalar(fq, b, &w.s)
         .unwrap_or_else(|_| scalar::load_signature_scalar(fq, b, &n).expect("n < 2^256"));
+    bind_raw(b, &raw[..NUM_LIMBS], r_point.x.limbs());
+    bind_raw(b, &raw[NUM_LIMBS..2 * NUM_LIMBS], r_point.y.limbs());
+    bind_raw(b, &raw[2 * NUM_LIMBS..], s.value().limbs());
     let r = scalar::x_mod_n(fq, b, &r_point.x);
     let neg_u = neg_div(fq, b, &h, &s);
     let neg_v = neg_div(fq, b, r.value(), &s);
@@ -187,7 +242,7 @@ fn phase0_signature(
     public.extend_from_slice(q.x.limbs());
     public.extend_from_slice(q.y.limbs());
     (
-        SigPhase0 {
+        SigChecked {
             r_table,
             q_table,
             neg_u,
@@ -208,25 +263,35 @@ impl BatchEcdsaCircuit {
         }
     }
 
-    /// The circuit with the cheapest proving layout, and its k (lookup bits `k − 1`).
-    ///
-    /// For every k it picks the lanes (column groups) per phase that fit the rows in `2^k`
-    /// (at most [`MAX_LANES`] per phase), and keeps the (k, lanes) with the smallest proving
-    /// work [`proving_columns`]` × 2^k` (ties: fewer columns). Phase 1 (the MSM) is about 6×
-    /// taller than phase 0, so it gets more lanes. Lays the circuit out about twice per k.
+    /// The circuit laid out for [`LayoutGoal::SmallProof`] (the default), and its k (lookup
+    /// bits `k − 1`).
     pub fn fitted(signatures: Vec<SignatureWitness>, window: u32) -> (Self, u32) {
+        Self::fitted_with(signatures, window, LayoutGoal::default())
+    }
+
+    /// The circuit laid out for `goal` (see [`LayoutGoal`]), and its k (lookup bits `k − 1`).
+    /// Phase 0 is always the commit column; only phase 1 gets lanes.
+    pub fn fitted_with(
+        signatures: Vec<SignatureWitness>,
+        window: u32,
+        goal: LayoutGoal,
+    ) -> (Self, u32) {
         let mut best: Option<(u128, usize, Self, u32)> = None;
         for k in 11..=MAX_K {
-            let Some(c) = Self::fit_lanes(&signatures, window, k) else {
+            let max_lanes = match goal {
+                LayoutGoal::SmallProof => 1,
+                LayoutGoal::FastProver => MAX_LANES,
+            };
+            let Some(c) = Self::fit_lanes(&signatures, window, k, max_lanes) else {
                 continue;
             };
             let cols = proving_columns(&c.params);
             let cost = (cols as u128) << k;
-            let single = c.params.lanes.iter().all(|&l| l == 1);
+            let single = c.params.lanes_of(1) == 1;
             if !matches!(&best, Some((bc, bcols, _, _)) if (*bc, *bcols) <= (cost, cols)) {
                 best = Some((cost, cols, c, k));
             }
-            // One lane per phase fits: a larger k only adds rows.
+            // One lane fits: a larger k only adds rows.
             if single {
                 break;
             }
@@ -235,9 +300,15 @@ impl BatchEcdsaCircuit {
         (c, k)
     }
 
-    /// The circuit at size `2^k` (lookup bits `k − 1`) with the fewest lanes per phase that
-    /// fit, or `None` if more than [`MAX_LANES`] would be needed.
-    fn fit_lanes(signatures: &[SignatureWitness], window: u32, k: u32) -> Option<Self> {
+    /// The circuit at size `2^k` (lookup bits `k − 1`) with the fewest phase-1 lanes that fit,
+    /// or `None` if more than `max_lanes` would be needed or the commit column (one row per
+    /// raw value) does not fit.
+    fn fit_lanes(
+        signatures: &[SignatureWitness],
+        window: u32,
+        k: u32,
+        max_lanes: usize,
+    ) -> Option<Self> {
         let mut params = batch_params(k - 1, window);
         let fits = |rows: usize, p: &LayoutParams| p.min_k(rows) <= k;
         if !fits(0, &params) {
@@ -245,28 +316,21 @@ impl BatchEcdsaCircuit {
         }
         let cap = (1usize << k) - LayoutParams::RESERVED_ROWS;
         let one = Self::new(params.clone(), signatures.to_vec(), window);
-        let mut lanes: Vec<usize> = one
-            .phase_stats()
-            .iter()
-            .map(|s| s.rows.div_ceil(cap).max(1))
-            .collect();
+        let [s0, s1] = one.phase_stats();
+        if !fits(s0.rows, &params) {
+            return None;
+        }
+        let mut lanes = s1.rows.div_ceil(cap).max(1);
         loop {
-            if lanes.iter().any(|&l| l > MAX_LANES) {
+            if lanes > max_lanes {
                 return None;
             }
-            params.lanes = lanes.clone();
+            params.lanes = vec![1, lanes];
             let c = Self::new(params.clone(), signatures.to_vec(), window);
-            let stats = c.phase_stats();
-            let mut ok = true;
-            for (l, s) in lanes.iter_mut().zip(stats.iter()) {
-                if !fits(s.rows, &params) {
-                    *l += 1;
-                    ok = false;
-                }
-            }
-            if ok {
+            if fits(c.phase_stats()[1].rows, &params) {
                 return Some(c);
             }
+            lanes += 1;
         }
     }
 
@@ -278,40 +342,54 @@ impl BatchEcdsaCircuit {
         EccChip::new(fp, fq)
     }
 
-    /// Phase 0: the builder, per-signature results and the public cells in instance order.
-    fn build_phase0(&self, ecc: &EccChip) -> (Builder, Vec<SigPhase0>, Vec<AssignedValue>) {
+    /// Phase 0: the commit builder (one column, one raw value per row, no gates) and the raw
+    /// cells in commit order ([`RAW_CELLS_PER_SIGNATURE`] per signature).
+    fn build_phase0(&self) -> (Builder, Vec<AssignedValue>) {
         let mut b = Builder::new(0, self.params.clone());
         b.set_tamper(self.tamper);
-        let mut sigs = Vec::with_capacity(self.signatures.len());
-        let mut public = Vec::with_capacity(9 * self.signatures.len());
+        let mut raw = Vec::with_capacity(RAW_CELLS_PER_SIGNATURE * self.signatures.len());
         for w in &self.signatures {
-            let (s, p) = phase0_signature(ecc, &mut b, w, self.window);
-            sigs.push(s);
-            public.extend(p);
+            for v in raw_values(w) {
+                let row = b.new_rows(1);
+                raw.push(b.assign(row, 0, v));
+            }
         }
-        (b, sigs, public)
+        (b, raw)
     }
 
-    /// Phase 1 for challenge value `c`; `tamper_offset` = number of phase-0 cells (mutation
-    /// indices run over phase 0, then phase 1).
+    /// Phase 1 for challenge value `c`: the challenge cell and t first, then every
+    /// signature's checks (bound to the raw cells `raw`), then the MSM. Returns the builder
+    /// and the public cells in instance order. `tamper_offset` = number of phase-0 cells
+    /// (mutation indices run over phase 0, then phase 1).
     fn build_phase1(
         &self,
         ecc: &EccChip,
-        sigs: &[SigPhase0],
+        raw: &[AssignedValue],
         c: Native,
         tamper_offset: usize,
-    ) -> Builder {
+    ) -> (Builder, Vec<AssignedValue>) {
         let fq = &ecc.fq;
         let mut b = Builder::new(1, self.params.clone());
         b.set_tamper(
             self.tamper
                 .and_then(|(i, d)| i.checked_sub(tamper_offset).map(|j| (j, d))),
         );
-        if sigs.is_empty() {
-            return b;
+        if self.signatures.is_empty() {
+            return (b, Vec::new());
         }
         let ch = load_challenge_scalar(fq, &mut b, c);
-        let pw = powers(fq, &mut b, &ch.t, sigs.len());
+        let pw = powers(fq, &mut b, &ch.t, self.signatures.len());
+        let mut sigs = Vec::with_capacity(self.signatures.len());
+        let mut public = Vec::with_capacity(9 * self.signatures.len());
+        for (w, raw) in self
+            .signatures
+            .iter()
+            .zip(raw.chunks(RAW_CELLS_PER_SIGNATURE))
+        {
+            let (s, p) = check_signature(ecc, &mut b, w, raw, self.window);
+            sigs.push(s);
+            public.extend(p);
+        }
         let mut g_scalar = sigs[0].neg_u.clone();
         let mut q_scalars = vec![sigs[0].neg_v.clone()];
         for (i, s) in sigs.iter().enumerate().skip(1) {
@@ -334,15 +412,15 @@ impl BatchEcdsaCircuit {
         let (acc, off) = ecc.msm_lookup_tables_raw(&mut b, &tables, &wins, Some(&g_wins), w);
         let expect = ecc.constant_point(&mut b, off.to_affine());
         ecc.assert_equal(&mut b, &acc, &expect);
-        b
+        (b, public)
     }
 
     /// Both builders for challenge `c` and the public cells.
     pub fn build(&self, c: Native) -> (Builder, Builder, Vec<AssignedValue>) {
         let ecc = self.chip();
-        let (b0, sigs, public) = self.build_phase0(&ecc);
+        let (b0, raw) = self.build_phase0();
         let n0 = b0.advice_cells().len();
-        let b1 = self.build_phase1(&ecc, &sigs, c, n0);
+        let (b1, public) = self.build_phase1(&ecc, &raw, c, n0);
         (b0, b1, public)
     }
 
@@ -413,13 +491,9 @@ impl Circuit<Native> for BatchEcdsaCircuit {
         let challenge = config.base.challenge.ok_or(Error::Synthesis)?;
         config.base.load_table(&mut layouter)?;
         let ecc = self.chip();
-        let (b0, sigs, public) = self.build_phase0(&ecc);
+        let (b0, raw) = self.build_phase0();
         let mut cells = HashMap::new();
-        config.base.assign_phase(&mut layouter, &b0, &mut cells)?;
-        for (row, v) in public.iter().enumerate() {
-            let cell = cells.get(&v.cell).ok_or(Error::Synthesis)?;
-            layouter.constrain_instance(*cell, config.instance, row);
-        }
+        config.base.assign_commit(&mut layouter, &b0, &mut cells)?;
         layouter.next_phase();
         // Unknown at keygen (and in the first pass of a real prover): any value lays out the
         // same cells; the phase-1 advice is only used once the challenge is known.
@@ -428,13 +502,18 @@ impl Circuit<Native> for BatchEcdsaCircuit {
         if let Ok(mut g) = self.probe.lock() {
             *g = c;
         }
-        let b1 = self.build_phase1(
+        let (b1, public) = self.build_phase1(
             &ecc,
-            &sigs,
+            &raw,
             c.unwrap_or(Native::ONE),
             b0.advice_cells().len(),
         );
-        config.base.assign_phase(&mut layouter, &b1, &mut cells)
+        config.base.assign_phase(&mut layouter, &b1, &mut cells)?;
+        for (row, v) in public.iter().enumerate() {
+            let cell = cells.get(&v.cell).ok_or(Error::Synthesis)?;
+            layouter.constrain_instance(*cell, config.instance, row);
+        }
+        Ok(())
     }
 }
 

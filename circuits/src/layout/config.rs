@@ -29,6 +29,11 @@ pub struct LayoutParams {
     /// The builder of a phase spreads its blocks over the lanes (see `Builder`), trading
     /// columns for rows.
     pub lanes: Vec<usize>,
+    /// Phase 0 is a single *commit column* instead of column groups: one first-phase advice
+    /// column with equality enabled and no gates or lookups, holding raw witness values that
+    /// later phases copy (copy constraints) and check. Every column group, the point tables
+    /// included, is then in phase 1 or later. Needs `phases ≥ 2`.
+    pub commit_phase0: bool,
 }
 
 impl LayoutParams {
@@ -52,12 +57,19 @@ impl LayoutParams {
             partial_bits,
             phases: 1,
             lanes: Vec::new(),
+            commit_phase0: false,
         }
     }
 
     /// Number of column groups of phase `phase` (at least 1).
     pub fn lanes_of(&self, phase: u8) -> usize {
         self.lanes.get(phase as usize).copied().unwrap_or(1).max(1)
+    }
+
+    /// The first phase that has column groups: 1 with a commit column for phase 0
+    /// ([`Self::commit_phase0`]), else 0. Lane 0 of this phase holds the point tables.
+    pub fn first_group_phase(&self) -> u8 {
+        u8::from(self.commit_phase0 && self.phases >= 2)
     }
 
     /// The usual parameters for a circuit of `2^k` rows: `L = k − 1`.
