@@ -8,44 +8,60 @@
 //! Same public inputs (per signature `h`, `Q`: [`super::instance`]) and witness
 //! ([`SignatureWitness`]) as [`super::NaiveEcdsaCircuit`].
 //!
-//! **Phase 0** (first-phase advice, committed before `t` exists), per signature i:
-//! `Qᵢ`, `Rᵢ` loaded canonical and on the curve (affine: never the identity); `hᵢ` canonical;
-//! `1 ≤ sᵢ < n`; `rᵢ = x(Rᵢ) mod n ≠ 0` with `x ∈ [n, p)` handled; `−uᵢ = −hᵢ/sᵢ` and
-//! `−vᵢ = −rᵢ/sᵢ` (witness `q` canonical, `q·sᵢ ≡ −num`, `sᵢ ≠ 0` proven so `q` is unique); and
-//! the Straus tables `[C + d·Rᵢ]`, `[C + d·Qᵢ]` (`d < 2^w`, they depend only on the points),
-//! built with accumulator additions and laid out for the point-table lookup (phase-0 group).
-//! The limbs of `hᵢ`, `x(Qᵢ)`, `y(Qᵢ)` are copy-constrained to the instance column.
+//! **Phase 0** (first-phase advice, committed before `t` exists) is ONE *commit column*
+//! (`LayoutParams::commit_phase0`: equality enabled, no gates, no lookups) holding, per
+//! signature i, the raw limbs of `x(Rᵢ)`, `y(Rᵢ)` and `sᵢ` ([`RAW_CELLS_PER_SIGNATURE`] cells,
+//! one per row). Nothing is checked there. (`hᵢ`, `Qᵢ` are public inputs, bound to the
+//! instance column, which the transcript absorbs first, so they need no commitment here.)
 //!
-//! **Phase 1** (after `t`): `t` bound to the challenge ([`super::challenge`]), its powers, the
-//! coefficients `tⁱ·(−vᵢ)` and `Σ tⁱ·(−uᵢ)` (Fq chip, canonical), their `w`-bit windows, and ONE
-//! Straus MSM over the 2B points with one shared chain of doublings plus the G term from a
-//! constant table ([`EccChip::msm_lookup_tables_raw`], selections by the point-table lookup).
-//! The accumulator starts at the hashed constant
+//! **Phase 1** (after `t`, one column group by default, more with [`LayoutGoal::FastProver`]):
+//! `t` bound to the challenge ([`super::challenge`]) and its powers; then per signature:
+//! `Qᵢ`, `Rᵢ` loaded canonical and on the curve (affine: never the identity), the limbs of
+//! `Rᵢ` copy-constrained to the raw phase-0 cells; `hᵢ` canonical; `1 ≤ sᵢ < n`, its limbs
+//! copy-constrained to the raw cells; `rᵢ = x(Rᵢ) mod n ≠ 0` with `x ∈ [n, p)` handled;
+//! `−uᵢ = −hᵢ/sᵢ` and `−vᵢ = −rᵢ/sᵢ` (witness `q` canonical, `q·sᵢ ≡ −num`, `sᵢ ≠ 0` proven so
+//! `q` is unique); the Straus tables `[C + d·Rᵢ]`, `[C + d·Qᵢ]` (`d < 2^w`), built with
+//! accumulator additions and laid out for the point-table lookup (lane 0 of phase 1); the
+//! limbs of `hᵢ`, `x(Qᵢ)`, `y(Qᵢ)` copy-constrained to the instance column. Then the
+//! coefficients `tⁱ·(−vᵢ)` and `Σ tⁱ·(−uᵢ)` (Fq chip, canonical), their `w`-bit windows, and
+//! ONE Straus MSM over the 2B points with one shared chain of doublings plus the G term from
+//! a constant table ([`EccChip::msm_lookup_tables_raw`], selections by the point-table
+//! lookup). The accumulator starts at the hashed constant
 //! `A` and every table entry carries the hashed constant `C`, so the MSM equals
 //! `Σ + offset` for a constant `offset` fixed when the circuit is built; the circuit asserts
 //! `acc = offset` (canonical limbs, copy constraints), i.e. `Σ = O`.
 //!
 //! **Soundness.** Write `Eᵢ = Rᵢ − uᵢ·G − vᵢ·Qᵢ = eᵢ·G` (the group is cyclic of prime order n).
-//! Signature i is valid (ECDSA*, see [`super`]) iff `Eᵢ = O` given the phase-0 checks. The
-//! circuit proves `Σ Tⁱ·eᵢ ≡ 0 (mod n)` for the integer `T` of the challenge (every point
+//! Signature i is valid (ECDSA*, see [`super`]) iff `Eᵢ = O` given the per-signature checks.
+//! The circuit proves `Σ Tⁱ·eᵢ ≡ 0 (mod n)` for the integer `T` of the challenge (every point
 //! operation is exact: additions prove `x₁ ≠ x₂`, doublings act on on-curve points, a
 //! lookup selection returns exactly the entry of its proven digit; see [`crate::ecc`]).
 //! If some `eⱼ ≠ 0`, `P(X) = Σ eᵢ·Xⁱ` is a non-zero
-//! polynomial over `Z_n` of degree `≤ B − 1`, with at most `B − 1` roots. Everything the
-//! prover chooses (`Rᵢ` both coordinates, `sᵢ`, the tables, `±uᵢ`, `±vᵢ`; `hᵢ`, `Qᵢ` are public
-//! inputs, which the transcript absorbs first) lies in phase-0 advice or the instance, which the
-//! transcript absorbs (as binding KZG commitments) before it squeezes the challenge `c`; so the
-//! `eᵢ` are fixed before `c` is drawn. `c` is a Blake2b (random-oracle) output reduced into Fr,
+//! polynomial over `Z_n` of degree `≤ B − 1`, with at most `B − 1` roots.
+//!
+//! *What is fixed before t.* `eᵢ` is a function of `Rᵢ`, `sᵢ`, `hᵢ`, `Qᵢ` only: `uᵢ`, `vᵢ`,
+//! `rᵢ` and the tables are determined by them (each phase-1 witness is pinned by its checks:
+//! `q` canonical and unique, tables by their additions). The transcript absorbs the instance
+//! (`hᵢ`, `Qᵢ`) and then the phase-0 commitment (binding KZG) holding the limbs of `Rᵢ`, `sᵢ`
+//! before it squeezes the challenge `c`; the copy constraints (the permutation argument,
+//! checked over all phases) force the limbs phase 1 loads and checks to equal those committed
+//! raw cells. So the `eᵢ` are fixed before `c` is drawn, even though every *check* on them
+//! (range, on-curve, `s ≠ 0`, `r = x mod n`, u/v, tables) runs in phase 1: the checks only
+//! accept or reject values already fixed, and a check that fails fails whatever `t` is. The
+//! prover's phase-1 freedom is only in cells the checks pin down; it cannot move `eᵢ`.
+//! `c` is a Blake2b (random-oracle) output reduced into Fr,
 //! the cell holding it is pinned by the `Challenge` gate, and `T ≡ c (mod r)` with at most 6
 //! choices of `T` ([`super::challenge`]): one attempt passes with probability
 //! `≤ 6·(B − 1)/r ≈ 2^-251·(B − 1)`; a prover who grinds q transcripts (re-committing phase 0)
 //! succeeds with probability `≤ q·6·(B − 1)/r`. A t known before the `Rᵢ`, `sᵢ` are fixed
 //! would be fatal: one own signature can absorb any victim's error (the "known-t forgery",
-//! PEERS §3), which is why t is never computed from the public inputs.
+//! PEERS §3), which is why t is never computed from the public inputs, and why the raw
+//! `Rᵢ`, `sᵢ` limbs must be in phase 0 (a phase-1-only `Rᵢ` could be chosen after t).
 //!
 //! **Completeness limits** (never soundness): as in the naive circuit, an intermediate
 //! addition meeting a hashed offset point, or `uᵢ = 0`, makes an honest batch unprovable with
-//! negligible probability. Free cells: as in the naive circuit (none for a valid batch).
+//! negligible probability. Free cells: as in the naive circuit (none for a valid batch); the
+//! raw phase-0 cells are not free (each is copy-constrained to a checked limb).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -110,7 +126,7 @@ pub enum LayoutGoal {
 /// Largest k [`BatchEcdsaCircuit::fitted`] tries.
 pub const MAX_K: u32 = 26;
 
-/// Most column groups (lanes) per phase [`BatchEcdsaCircuit::fitted`] uses: each lane adds
+/// Most phase-1 column groups (lanes) [`LayoutGoal::FastProver`] uses: each lane adds
 /// ~35 committed polynomials (11 advice columns, 8 lookup arguments of 3) to the proof and
 /// its verification, so the search stops there.
 pub const MAX_LANES: usize = 8;
@@ -128,8 +144,8 @@ pub fn proving_columns(params: &LayoutParams) -> usize {
         + cs.permutation().get_columns().len().div_ceil(chunk)
 }
 
-/// Columns: the shared chip configuration (two column groups and the challenge) plus one
-/// instance column.
+/// Columns: the shared chip configuration (the phase-0 commit column, the phase-1 column
+/// groups and the challenge) plus one instance column.
 #[derive(Clone, Debug)]
 pub struct BatchConfig {
     pub base: CircuitConfig,
