@@ -10,9 +10,9 @@ use batch_ecdsa_circuits::ecdsa::batch::{
 use batch_ecdsa_circuits::ecdsa::naive::{NaiveEcdsaCircuit, DEFAULT_WINDOW};
 use batch_ecdsa_circuits::ecdsa::SignatureWitness;
 use batch_ecdsa_circuits::layout::{LayoutParams, Native};
-use halo2_proofs::plonk::{Circuit, ConstraintSystem};
 use ff::Field;
 use group::Curve;
+use halo2_proofs::plonk::{Circuit, ConstraintSystem};
 use halo2curves::secp256k1::{Fq, Secp256k1};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;

@@ -115,7 +115,9 @@ impl CircuitConfig {
             && b.fixed_cells().is_empty()
             && b.enabled_gates().is_empty()
             && b.copy_constraints().is_empty()
-            && b.advice_cells().iter().all(|(c, _)| c.col == 0 && lane_of(c.row) == 0);
+            && b.advice_cells()
+                .iter()
+                .all(|(c, _)| c.col == 0 && lane_of(c.row) == 0);
         if !plain {
             return Err(Error::Synthesis);
         }

@@ -102,8 +102,15 @@ fn layout_counts_do_not_depend_on_t() {
 fn b2_tampered_raw_phase0_cell_is_caught_by_its_copy_constraint() {
     let (c, k) = fitted(vec![ecdsa_witness(51), ecdsa_witness(52)]);
     let n0 = phase0_cells(&c);
-    assert_eq!(n0, 2 * RAW_CELLS_PER_SIGNATURE, "phase 0 holds only the raw limbs");
-    assert!(c.phase_stats()[0].copies == 0, "phase 0 has no constraints of its own");
+    assert_eq!(
+        n0,
+        2 * RAW_CELLS_PER_SIGNATURE,
+        "phase 0 holds only the raw limbs"
+    );
+    assert!(
+        c.phase_stats()[0].copies == 0,
+        "phase 0 has no constraints of its own"
+    );
     // x(R) limb 0 of signature 0, y(R) top limb of signature 0, s limb 1 of signature 1.
     for idx in [0, 5, RAW_CELLS_PER_SIGNATURE + 7] {
         let bad = c.tampered(idx, Native::ONE);
