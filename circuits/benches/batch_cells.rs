@@ -5,13 +5,14 @@
 //! the cell counts do not depend on k except through the number of range chunks per limb.
 
 use batch_ecdsa_circuits::ecdsa::batch::{
-    batch_params, fits_in, proving_columns, BatchEcdsaCircuit,
+    batch_params, proving_columns, BatchEcdsaCircuit, LayoutGoal,
 };
 use batch_ecdsa_circuits::ecdsa::naive::{NaiveEcdsaCircuit, DEFAULT_WINDOW};
 use batch_ecdsa_circuits::ecdsa::SignatureWitness;
-use batch_ecdsa_circuits::layout::LayoutParams;
+use batch_ecdsa_circuits::layout::{LayoutParams, Native};
 use ff::Field;
 use group::Curve;
+use halo2_proofs::plonk::{Circuit, ConstraintSystem};
 use halo2curves::secp256k1::{Fq, Secp256k1};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -108,37 +109,31 @@ fn main() {
     }
 }
 
-/// `-- B1,.. w1,.. fit`: the layout `BatchEcdsaCircuit::fitted` picks per B and w (k, lanes per
-/// phase, rows per phase, committed polynomials) and its proving work `columns × 2^k`, against
-/// the one-lane layout at the smallest k.
+/// `-- B1,.. w1,.. fit`: the layouts `BatchEcdsaCircuit::fitted_for_goal` picks per B and w for
+/// both goals (`SmallProof`, the default of `fitted`, and `FastProver`): k, phase-1 lanes,
+/// rows per phase, advice columns, committed polynomials and the proving work
+/// `columns × 2^k`.
 fn fit_table(bs: &[usize], ws: &[usize]) {
-    println!("| B | w | k | lanes phase 0 / 1 | rows phase 0 / 1 | columns | columns × 2^k | one lane: k, columns, columns × 2^k |");
+    println!("| B | w | goal | k | lanes phase 1 | rows phase 0 / 1 | advice columns | columns | columns × 2^k |");
+    println!("| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
     for &b in bs {
         for &w in ws {
             let sigs = witnesses(b);
-            let (c, k) = BatchEcdsaCircuit::fitted(sigs.clone(), w as u32);
-            let [s0, s1] = c.phase_stats();
-            let cols = proving_columns(&c.params);
-            // The smallest k with one lane per phase.
-            let mut k1 = 11;
-            let one = loop {
-                let p = batch_params(k1 - 1, w as u32);
-                let c1 = BatchEcdsaCircuit::new(p.clone(), sigs.clone(), w as u32);
-                let rows = c1.phase_stats().iter().map(|s| s.rows).max().unwrap_or(0);
-                if fits_in(&c1.params, rows, k1) {
-                    break proving_columns(&c1.params);
-                }
-                k1 += 1;
-            };
-            println!(
-                "| {b} | {w} | {k} | {} / {} | {} / {} | {cols} | {} | {k1}, {one}, {} |",
-                c.params.lanes_of(0),
-                c.params.lanes_of(1),
-                s0.rows,
-                s1.rows,
-                (cols as u128) << k,
-                (one as u128) << k1
-            );
+            for goal in [LayoutGoal::SmallProof, LayoutGoal::FastProver] {
+                let (c, k) = BatchEcdsaCircuit::fitted_for_goal(sigs.clone(), w as u32, goal);
+                let [s0, s1] = c.phase_stats();
+                let cols = proving_columns(&c.params);
+                let mut cs = ConstraintSystem::<Native>::default();
+                let _ = BatchEcdsaCircuit::configure_with_params(&mut cs, c.params.clone());
+                println!(
+                    "| {b} | {w} | {goal:?} | {k} | {} | {} / {} | {} | {cols} | {} |",
+                    c.params.lanes_of(1),
+                    s0.rows,
+                    s1.rows,
+                    cs.num_advice_columns(),
+                    (cols as u128) << k,
+                );
+            }
         }
     }
 }

@@ -4,22 +4,28 @@
 use halo2_proofs::circuit::{Layouter, SimpleFloorPlanner};
 use std::collections::HashMap;
 
-use halo2_proofs::circuit::Cell;
-use halo2_proofs::plonk::{Challenge, Circuit, ConstraintSystem, Error, FirstPhase, TableColumn};
+use halo2_proofs::circuit::{Cell, Value};
+use halo2_proofs::plonk::{
+    Advice, Challenge, Circuit, Column, ConstraintSystem, Error, FirstPhase, TableColumn,
+};
 use num_bigint::BigUint;
 
 use crate::bigint::modulus;
 use crate::layout::{
-    assign_builder, load_range_table, Builder, CellRef, GroupConfig, LayoutParams, Native,
+    assign_builder, lane_of, load_range_table, local_row, Builder, CellRef, GroupConfig,
+    LayoutParams, Native,
 };
 use halo2curves::secp256k1::{Fp, Fq};
 
 /// Column groups (index = phase), the range table, and the registered emulated moduli.
 #[derive(Clone, Debug)]
 pub struct CircuitConfig {
-    /// Column groups, phase-major: phase 0's lanes, then phase 1's. `groups[0]` (phase 0,
-    /// lane 0) holds the point tables.
+    /// Column groups, phase-major: phase 0's lanes, then phase 1's. `groups[0]` (lane 0 of the
+    /// first phase with groups) holds the point tables.
     pub groups: Vec<GroupConfig>,
+    /// The phase-0 commit column when `params.commit_phase0` (then phase 0 has no groups): a
+    /// first-phase advice column with equality, no gates, no lookups.
+    pub commit: Option<Column<Advice>>,
     pub table: (TableColumn, TableColumn),
     pub params: LayoutParams,
     pub moduli: Vec<BigUint>,
@@ -40,11 +46,17 @@ impl CircuitConfig {
         moduli: Vec<BigUint>,
     ) -> Self {
         let table = (meta.lookup_table_column(), meta.lookup_table_column());
-        let groups: Vec<GroupConfig> = (0..params.phases)
+        let first = params.first_group_phase();
+        let commit = (first == 1).then(|| {
+            let c = meta.advice_column_in(FirstPhase);
+            meta.enable_equality(c);
+            c
+        });
+        let groups: Vec<GroupConfig> = (first..params.phases)
             .flat_map(|ph| (0..params.lanes_of(ph)).map(move |lane| (ph, lane)))
             .map(|(ph, lane)| GroupConfig::configure(meta, ph, lane, &params, table, moduli.len()))
             .collect();
-        // Point tables live in the phase-0 group; every group's queries look them up there.
+        // Point tables live in groups[0]; every group's queries look them up there.
         for g in &groups {
             crate::range::gates::configure(meta, g);
             crate::field::gates::configure(meta, g, &moduli);
@@ -65,6 +77,7 @@ impl CircuitConfig {
         }
         Self {
             groups,
+            commit,
             table,
             params,
             moduli,
@@ -97,6 +110,43 @@ impl CircuitConfig {
         layouter.assign_region(
             || "phase",
             |mut region| assign_builder(&mut region, &lanes, b, cells),
+        )
+    }
+
+    /// Assigns a phase-0 builder into the commit column: every advice cell at its row (the
+    /// builder must use only column 0 and have no gates, fixed values or copies: the commit
+    /// column has none). Registers the cells in `cells` so later phases can copy them.
+    pub fn assign_commit(
+        &self,
+        layouter: &mut impl Layouter<Native>,
+        b: &Builder,
+        cells: &mut HashMap<CellRef, Cell>,
+    ) -> Result<(), Error> {
+        let col = self.commit.ok_or(Error::Synthesis)?;
+        let plain = b.phase == 0
+            && b.fixed_cells().is_empty()
+            && b.enabled_gates().is_empty()
+            && b.copy_constraints().is_empty()
+            && b.advice_cells()
+                .iter()
+                .all(|(c, _)| c.col == 0 && lane_of(c.row) == 0);
+        if !plain {
+            return Err(Error::Synthesis);
+        }
+        let tamper = b.tamper();
+        layouter.assign_region(
+            || "phase 0 commit",
+            |mut region| {
+                for (i, (c, v)) in b.advice_cells().iter().enumerate() {
+                    let v = match tamper {
+                        Some((ti, d)) if ti == i => *v + d,
+                        _ => *v,
+                    };
+                    let a = region.assign_advice(col, local_row(c.row) as usize, Value::known(v));
+                    cells.insert(*c, a.cell());
+                }
+                Ok(())
+            },
         )
     }
 

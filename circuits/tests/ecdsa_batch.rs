@@ -1,11 +1,14 @@
 //! `BatchEcdsaCircuit` inside the circuits crate (MockProver at the smallest k that fits):
 //! valid batches accepted; the challenge cell and the limbs of t cannot be changed; corrupted
-//! signatures (s + 1, R → −R), a wrong instance and sampled witness mutations are rejected.
+//! signatures (s + 1, R → −R), a wrong instance, a changed raw phase-0 cell and sampled witness
+//! mutations are rejected.
 //! The gen-batch, known-t forgery, real-proof and "t changes" tests are in the root package
 //! (`tests/batch_ecdsa.rs`), next to the native signer.
 
 use batch_ecdsa_circuits::bigint::modulus;
-use batch_ecdsa_circuits::ecdsa::batch::{BatchEcdsaCircuit, DEFAULT_BATCH_WINDOW};
+use batch_ecdsa_circuits::ecdsa::batch::{
+    BatchEcdsaCircuit, DEFAULT_BATCH_WINDOW, RAW_CELLS_PER_SIGNATURE,
+};
 use batch_ecdsa_circuits::ecdsa::SignatureWitness;
 use batch_ecdsa_circuits::layout::Native;
 use batch_ecdsa_circuits::test_utils::{ecdsa_witness, mock_verify, mutation_test, Mutable};
@@ -122,4 +125,28 @@ fn layout_counts_do_not_depend_on_t() {
     assert_eq!(a.1.stats(), b.1.stats());
     assert_eq!(a.1.enabled_gates(), b.1.enabled_gates());
     assert_eq!(a.1.copy_constraints(), b.1.copy_constraints());
+}
+
+#[test]
+fn b2_tampered_raw_phase0_cell_is_caught_by_its_copy_constraint() {
+    let (c, k) = fitted(vec![ecdsa_witness(51), ecdsa_witness(52)]);
+    let n0 = phase0_cells(&c);
+    assert_eq!(
+        n0,
+        2 * RAW_CELLS_PER_SIGNATURE,
+        "phase 0 holds only the raw limbs"
+    );
+    assert!(
+        c.phase_stats()[0].copies == 0,
+        "phase 0 has no constraints of its own"
+    );
+    // x(R) limb 0 of signature 0, y(R) top limb of signature 0, s limb 1 of signature 1.
+    for idx in [0, 5, RAW_CELLS_PER_SIGNATURE + 7] {
+        let bad = c.tampered(idx, Native::ONE);
+        let err = mock_verify(k, &bad).expect_err("a changed raw phase-0 cell was accepted");
+        assert!(
+            err.contains("Equality constraint not satisfied"),
+            "raw cell {idx}: expected a copy-constraint failure, got {err}"
+        );
+    }
 }

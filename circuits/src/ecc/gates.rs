@@ -73,11 +73,12 @@ fn one_hot(
 /// Adds the point-table lookup of the queries of `cfg` into the tables of `table_group`, and
 /// the selection gates of `cfg` for every window size of [`ecc_select_sizes`].
 ///
-/// **Where tables live.** Every point table is laid out in ONE group, the table group (the
-/// phase-0 group, see `CircuitConfig::configure` and `EccChip::load_lookup_table`); the queries
-/// of every group look it up there. A lookup argument is evaluated after every advice phase is
-/// committed, so a second-phase query may read a first-phase table: the batch circuit builds
-/// its tables in phase 0 (they depend only on the points) and selects from them in phase 1.
+/// **Where tables live.** Every point table is laid out in ONE group, the table group (lane 0
+/// of the first phase with column groups, see `CircuitConfig::configure` and
+/// `EccChip::load_lookup_table`); the queries of every group look it up there. A lookup
+/// argument is evaluated after every advice phase is committed, so a second-phase query may
+/// read a first-phase table. The batch circuit, whose phase 0 is a commit column, builds its
+/// tables and selects from them in phase 1.
 ///
 /// **Point-table lookup** (dynamic, `lookup_any`, every query at the current row). The table
 /// side is `(key, l0, l1, l2)` on every row: `key` is a fixed column used by nothing else, 0

@@ -285,8 +285,8 @@ impl EccChip {
     }
 
     /// The Straus MSM of [`Self::msm_windows_raw`] on point tables that are already built and
-    /// laid out for the point-table lookup (e.g. in an earlier phase: the batch circuit builds
-    /// them in phase 0, before its scalars exist). `tables[i]` must be
+    /// laid out for the point-table lookup (in the table group; the batch circuit builds them
+    /// in phase 1 before its scalars). `tables[i]` must be
     /// `load_lookup_table(offset_table_acc(Pᵢ, C, 2^w))` with `C = offsets().1`, i.e. the entries
     /// `[C + d·Pᵢ]` for `d < 2^w`: the returned offset assumes it (a table with other entries
     /// gives a different, still exactly computed, sum). Every selection is a lookup (8 cells).

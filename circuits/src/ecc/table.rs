@@ -271,15 +271,21 @@ pub struct PointLookupTable {
 impl EccChip {
     /// Lays out `entries` (at most 256) as a lookup table: per entry two rows of copies of its
     /// limbs and the fixed key. Cost `6·t` cells (copies), once per table. Tables live in the
-    /// phase-0 builder (the table group every group's queries look up, see `ecc::gates`), so
-    /// their ids are unique; a later phase selects from them with [`Self::select_lookup`].
-    /// Panics on a builder of another phase (a construction error).
+    /// builder of the first phase with column groups (`LayoutParams::first_group_phase`: phase
+    /// 0, or phase 1 when phase 0 is a commit column), lane 0: the table group every group's
+    /// queries look up (see `ecc::gates`), so their ids are unique; a later phase selects from
+    /// them with [`Self::select_lookup`]. Panics on a builder of another phase (a construction
+    /// error).
     pub fn load_lookup_table(&self, b: &mut Builder, entries: Vec<AccPoint>) -> PointLookupTable {
         assert!(
             entries.len() <= 256,
             "a point table holds at most 256 entries"
         );
-        assert_eq!(b.phase, 0, "point tables are laid out in the phase-0 group");
+        assert_eq!(
+            b.phase,
+            b.params.first_group_phase(),
+            "point tables are laid out in the table group's phase"
+        );
         // One extra empty row (key 0, nothing assigned): the zero tuple of non-query rows.
         let first = b.new_rows_in_lane(0, 2 * entries.len() as u32 + 1);
         let id = first as u64 + 1;

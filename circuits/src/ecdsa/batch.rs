@@ -10,39 +10,54 @@
 //! `zᵢ = tⁱ` for one challenge t. Same public inputs (per signature `h`, `Q`:
 //! [`super::instance`]) and witness ([`SignatureWitness`]) as [`super::NaiveEcdsaCircuit`].
 //!
-//! **Phase 0** (first-phase advice, committed before any challenge exists), per signature i:
-//! `Qᵢ`, `Rᵢ` loaded canonical and on the curve (affine: never the identity); `hᵢ` canonical;
-//! `1 ≤ sᵢ < n`; `rᵢ = x(Rᵢ) mod n ≠ 0` with `x ∈ [n, p)` handled; `−uᵢ = −hᵢ/sᵢ` and
-//! `−vᵢ = −rᵢ/sᵢ` (witness `q` canonical, `q·sᵢ ≡ −num`, `sᵢ ≠ 0` proven so `q` is unique); and
-//! the Straus tables `[C + d·Rᵢ]`, `[C + d·Qᵢ]` (`d < 2^w`, they depend only on the points),
-//! built with accumulator additions and laid out for the point-table lookup (phase-0 group).
-//! The limbs of `hᵢ`, `x(Qᵢ)`, `y(Qᵢ)` are copy-constrained to the instance column.
+//! **Phase 0** (first-phase advice, committed before any challenge exists) is ONE *commit
+//! column* (`LayoutParams::commit_phase0`: equality enabled, no gates, no lookups) holding, per
+//! signature i, the raw limbs of `x(Rᵢ)`, `y(Rᵢ)` and `sᵢ` ([`RAW_CELLS_PER_SIGNATURE`] cells,
+//! one per row). Nothing is checked there. (`hᵢ`, `Qᵢ` are public inputs, bound to the
+//! instance column, which the transcript absorbs first, so they need no commitment here.)
 //!
-//! **Phase 1** (after the challenges): the challenge cells, each pinned by its own
-//! `Challenge(j)` gate ([`super::challenge`]); the coefficients `zᵢ` (Short: `z₀ = 1`, then
-//! `lo(c_j) = c_j mod 2^126` and `hi(c_j) = ⌊c_j / 2^126⌋` of challenge j, cut canonically by
+//! **Phase 1** (after the challenges; one column group by default, more with
+//! [`LayoutGoal::FastProver`]): the challenge cells, each pinned by its own `Challenge(j)` gate
+//! ([`super::challenge`]); the coefficients `zᵢ` (Short: `z₀ = 1`, then `lo(c_j) = c_j mod
+//! 2^126` and `hi(c_j) = ⌊c_j / 2^126⌋` of challenge j, cut canonically by
 //! [`super::challenge::cut_challenge`], with their `w`-bit windows: 32 windows instead of 64
-//! for the `Rᵢ` terms); the coefficients `zᵢ·(−vᵢ)` and `Σ zᵢ·(−uᵢ)` (Fq chip, canonical, full
-//! width) and their windows; and ONE Straus MSM over the 2B points with one shared chain of
-//! doublings plus the G term from a constant table ([`EccChip::msm_lookup_tables_raw`],
-//! selections by the point-table lookup). The accumulator starts at the hashed constant
+//! for the `Rᵢ` terms); then per signature: `Qᵢ`, `Rᵢ` loaded canonical and on the curve
+//! (affine: never the identity), the limbs of `Rᵢ` copy-constrained to the raw phase-0 cells;
+//! `hᵢ` canonical; `1 ≤ sᵢ < n`, its limbs copy-constrained to the raw cells; `rᵢ = x(Rᵢ) mod
+//! n ≠ 0` with `x ∈ [n, p)` handled; `−uᵢ = −hᵢ/sᵢ` and `−vᵢ = −rᵢ/sᵢ` (witness `q` canonical,
+//! `q·sᵢ ≡ −num`, `sᵢ ≠ 0` proven so `q` is unique); the Straus tables `[C + d·Rᵢ]`,
+//! `[C + d·Qᵢ]` (`d < 2^w`), built with accumulator additions and laid out for the
+//! point-table lookup (lane 0 of phase 1); the limbs of `hᵢ`, `x(Qᵢ)`, `y(Qᵢ)`
+//! copy-constrained to the instance column. Then the coefficients `zᵢ·(−vᵢ)` and
+//! `Σ zᵢ·(−uᵢ)` (Fq chip, canonical, full width) and their windows, and ONE Straus MSM over
+//! the 2B points with one shared chain of doublings plus the G term from a constant table
+//! ([`EccChip::msm_lookup_tables_raw`], selections by the point-table lookup). The
+//! accumulator starts at the hashed constant
 //! `A` and every table entry carries the hashed constant `C`, so the MSM equals
 //! `Σ + offset` for a constant `offset` fixed when the circuit is built; the circuit asserts
 //! `acc = offset` (canonical limbs, copy constraints), i.e. `Σ = O`.
 //!
 //! **Soundness.** Write `Eᵢ = Rᵢ − uᵢ·G − vᵢ·Qᵢ = eᵢ·G` (the group is cyclic of prime order n).
-//! Signature i is valid (ECDSA*, see [`super`]) iff `Eᵢ = O` given the phase-0 checks. The
-//! circuit proves `Σ zᵢ·eᵢ ≡ 0 (mod n)` for the integers `zᵢ` it derives (every point
+//! Signature i is valid (ECDSA*, see [`super`]) iff `Eᵢ = O` given the per-signature checks.
+//! The circuit proves `Σ zᵢ·eᵢ ≡ 0 (mod n)` for the integers `zᵢ` it derives (every point
 //! operation is exact: additions prove `x₁ ≠ x₂`, doublings act on on-curve points, a
 //! lookup selection returns exactly the entry of its proven digit; see [`crate::ecc`]; the
 //! windows of `zᵢ` and the scalar `zᵢ` used in `zᵢ·(−vᵢ)`, `Σ zᵢ·(−uᵢ)` are the same integer).
-//! Everything the prover chooses (`Rᵢ` both coordinates, `sᵢ`, the tables, `±uᵢ`, `±vᵢ`; `hᵢ`,
-//! `Qᵢ` are public inputs, which the transcript absorbs first) lies in phase-0 advice or the
-//! instance, which the transcript absorbs (as binding KZG commitments) before it squeezes the
-//! challenges; so the `eᵢ` are fixed before any challenge is drawn. Each challenge `c_j` is a
-//! Blake2b (random-oracle) output of 512 bits reduced into Fr (statistical distance from
-//! uniform ≤ 2^-256), successive squeezes are independent oracle outputs, and the cell holding
-//! `c_j` is pinned by its gate.
+//!
+//! *What is fixed before the challenges.* `eᵢ` is a function of `Rᵢ`, `sᵢ`, `hᵢ`, `Qᵢ` only:
+//! `uᵢ`, `vᵢ`, `rᵢ` and the tables are determined by them (each phase-1 witness is pinned by
+//! its checks: `q` canonical and unique, tables by their additions). The transcript absorbs
+//! the instance (`hᵢ`, `Qᵢ`) and then the phase-0 commitment (binding KZG) holding the limbs
+//! of `Rᵢ`, `sᵢ` before it squeezes any challenge; the copy constraints (the permutation
+//! argument, checked over all phases) force the limbs phase 1 loads and checks to equal those
+//! committed raw cells. So the `eᵢ` are fixed before the challenges are drawn, even though
+//! every *check* on them (range, on-curve, `s ≠ 0`, `r = x mod n`, u/v, tables) runs in phase
+//! 1: the checks only accept or reject values already fixed, and a failing check fails
+//! whatever the challenges are. The raw `Rᵢ`, `sᵢ` limbs must be in phase 0: a phase-1-only
+//! `Rᵢ` could be chosen after the challenges. Each challenge `c_j` is a Blake2b
+//! (random-oracle) output of 512 bits reduced into Fr (statistical distance from uniform
+//! ≤ 2^-256), successive squeezes are independent oracle outputs, and the cell holding `c_j`
+//! is pinned by its gate.
 //!
 //! * Short coefficients (default). The cut is canonical (`lo + 2^126·hi = c_j < r` as
 //!   integers, proven), so each `zᵢ` is a function of the challenges with no prover choice.
@@ -70,7 +85,8 @@
 //!
 //! **Completeness limits** (never soundness): as in the naive circuit, an intermediate
 //! addition meeting a hashed offset point, or `uᵢ = 0`, makes an honest batch unprovable with
-//! negligible probability. Free cells: as in the naive circuit (none for a valid batch).
+//! negligible probability. Free cells: as in the naive circuit (none for a valid batch); the
+//! raw phase-0 cells are not free (each is copy-constrained to a checked limb).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -80,6 +96,7 @@ use group::Curve;
 use halo2_proofs::circuit::{Layouter, SimpleFloorPlanner};
 use halo2_proofs::plonk::{Circuit, Column, ConstraintSystem, Error, Instance};
 use halo2curves::secp256k1::{Fp, Fq};
+use num_bigint::BigUint;
 
 use super::challenge::{
     challenge_as_scalar, challenges_for, cut_challenge, load_challenge_cell, load_challenge_scalar,
@@ -89,6 +106,7 @@ use super::scalar::{self, NonZeroScalar};
 use super::witness::SignatureWitness;
 use crate::config::CircuitConfig;
 use crate::ecc::{offsets, scalar_windows, EccChip, PointLookupTable, ScalarWindow};
+use crate::field::params::{to_limbs, NUM_LIMBS};
 use crate::field::{FieldChip, FieldValue, Reduced};
 use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
 use crate::range::RangeChip;
@@ -110,21 +128,36 @@ pub fn choose_window(_b: usize) -> u32 {
     DEFAULT_BATCH_WINDOW
 }
 
-/// Layout parameters of the batch circuit: two phases, lookup bits `lookup_bits`, selection
-/// gates for window `w` (plus the 1- and 4-bit sections every circuit has).
+/// Layout parameters of the batch circuit: phase 0 a commit column, phase 1 one column group
+/// (set `lanes[1]` for more), lookup bits `lookup_bits`, selection gates for window `w` (plus
+/// the 1- and 4-bit sections every circuit has).
 pub fn batch_params(lookup_bits: u32, w: u32) -> LayoutParams {
     let mut p = LayoutParams::new(lookup_bits);
     if !p.window_bits.contains(&w) {
         p.window_bits.push(w);
     }
     p.phases = 2;
+    p.commit_phase0 = true;
     p
+}
+
+/// What [`BatchEcdsaCircuit::fitted_with`] optimises.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LayoutGoal {
+    /// The smallest proof and fastest verification: one phase-1 column group at the smallest
+    /// k that holds it (k grows with the batch).
+    #[default]
+    SmallProof,
+    /// The least proving work: for every k, the fewest phase-1 lanes (column groups, at most
+    /// [`MAX_LANES`]) that fit, keeping the (k, lanes) with the smallest
+    /// [`proving_columns`]` × 2^k`. Larger proofs (each lane adds ~35 committed polynomials).
+    FastProver,
 }
 
 /// Largest k [`BatchEcdsaCircuit::fitted`] tries.
 pub const MAX_K: u32 = 26;
 
-/// Most column groups (lanes) per phase [`BatchEcdsaCircuit::fitted`] uses: each lane adds
+/// Most phase-1 column groups (lanes) [`LayoutGoal::FastProver`] uses: each lane adds
 /// ~35 committed polynomials (11 advice columns, 8 lookup arguments of 3) to the proof and
 /// its verification, so the search stops there.
 pub const MAX_LANES: usize = 8;
@@ -159,8 +192,8 @@ pub fn fits_in(params: &LayoutParams, rows: usize, k: u32) -> bool {
     rows.max(params.table_rows()) + reserved_rows(params) <= 1usize << k
 }
 
-/// Columns: the shared chip configuration (two column groups and the challenge) plus one
-/// instance column.
+/// Columns: the shared chip configuration (the phase-0 commit column, the phase-1 column
+/// groups and the challenges) plus one instance column.
 #[derive(Clone, Debug)]
 pub struct BatchConfig {
     pub base: CircuitConfig,
@@ -192,12 +225,45 @@ pub enum Coefficients {
     Short,
 }
 
-/// What phase 0 leaves for phase 1, per signature.
-struct SigPhase0 {
+/// What the checks of one signature leave for the MSM.
+struct SigChecked {
     r_table: PointLookupTable,
     q_table: PointLookupTable,
     neg_u: Reduced<Fq>,
     neg_v: Reduced<Fq>,
+}
+
+/// Raw values committed in phase 0 per signature: the limbs of `x(R)`, `y(R)`, `s`.
+pub const RAW_CELLS_PER_SIGNATURE: usize = 3 * NUM_LIMBS;
+
+/// The raw phase-0 values of one signature, in commit order: limbs (low first) of `x(R)`,
+/// `y(R)`, `s`. A value `≥ 2^256` (which `SignatureWitness` rules out) is replaced as the
+/// phase-1 loads replace it (`p` for coordinates, `n` for `s`), so both sides agree; a
+/// disagreement could only make the copy constraints fail, never pass a wrong value.
+fn raw_values(w: &SignatureWitness) -> [Native; RAW_CELLS_PER_SIGNATURE] {
+    let two256 = BigUint::from(1u8) << 256;
+    let fit = |v: &BigUint, repl: BigUint| if *v < two256 { v.clone() } else { repl };
+    let p = crate::bigint::modulus::<Fp>();
+    let n = crate::bigint::modulus::<Fq>();
+    let vals = [
+        fit(&w.r_point.0, p.clone()),
+        fit(&w.r_point.1, p),
+        fit(&w.s, n),
+    ];
+    let mut out = [Native::ZERO; RAW_CELLS_PER_SIGNATURE];
+    for (i, v) in vals.iter().enumerate() {
+        for (j, l) in to_limbs(v).iter().enumerate() {
+            out[NUM_LIMBS * i + j] = crate::bigint::native(l);
+        }
+    }
+    out
+}
+
+/// Binds the limbs of a value loaded in phase 1 to its raw phase-0 cells (copy constraints).
+fn bind_raw(b: &mut Builder, raw: &[AssignedValue], loaded: &[AssignedValue; NUM_LIMBS]) {
+    for (r, l) in raw.iter().zip(loaded.iter()) {
+        b.constrain_equal(r, l);
+    }
 }
 
 /// `−num/den mod n`, canonical: witness `q`, then `assert_mul_eq(q, den, −num)` (the lazy
@@ -216,14 +282,16 @@ fn neg_div(
     q
 }
 
-/// Phase 0 of one signature (see the module doc); returns what phase 1 needs and the 9
-/// public cells in instance order. Never panics on witness values.
-fn phase0_signature(
+/// The checks of one signature (phase 1, see the module doc): loads bound to the raw phase-0
+/// cells `raw` (`RAW_CELLS_PER_SIGNATURE`, [`raw_values`] order); returns what the MSM needs
+/// and the 9 public cells in instance order. Never panics on witness values.
+fn check_signature(
     ecc: &EccChip,
     b: &mut Builder,
     w: &SignatureWitness,
+    raw: &[AssignedValue],
     window: u32,
-) -> (SigPhase0, Vec<AssignedValue>) {
+) -> (SigChecked, Vec<AssignedValue>) {
     let fq = &ecc.fq;
     let q = ecc.load_point_xy(b, &w.q.0, &w.q.1);
     let r_point = ecc.load_point_xy(b, &w.r_point.0, &w.r_point.1);
@@ -234,6 +302,9 @@ fn phase0_signature(
         .unwrap_or_else(|_| scalar::load_canonical_scalar(fq, b, &n).expect("n < 2^256"));
     let s = scalar::load_signature_scalar(fq, b, &w.s)
         .unwrap_or_else(|_| scalar::load_signature_scalar(fq, b, &n).expect("n < 2^256"));
+    bind_raw(b, &raw[..NUM_LIMBS], r_point.x.limbs());
+    bind_raw(b, &raw[NUM_LIMBS..2 * NUM_LIMBS], r_point.y.limbs());
+    bind_raw(b, &raw[2 * NUM_LIMBS..], s.value().limbs());
     let r = scalar::x_mod_n(fq, b, &r_point.x);
     let neg_u = neg_div(fq, b, &h, &s);
     let neg_v = neg_div(fq, b, r.value(), &s);
@@ -248,7 +319,7 @@ fn phase0_signature(
     public.extend_from_slice(q.x.limbs());
     public.extend_from_slice(q.y.limbs());
     (
-        SigPhase0 {
+        SigChecked {
             r_table,
             q_table,
             neg_u,
@@ -282,14 +353,15 @@ impl BatchEcdsaCircuit {
         self
     }
 
-    /// The circuit with the cheapest proving layout, and its k (lookup bits `k − 1`).
-    ///
-    /// For every k it picks the lanes (column groups) per phase that fit the rows in `2^k`
-    /// (at most [`MAX_LANES`] per phase), and keeps the (k, lanes) with the smallest proving
-    /// work [`proving_columns`]` × 2^k` (ties: fewer columns). Phase 1 (the MSM) is about 6×
-    /// taller than phase 0, so it gets more lanes. Lays the circuit out about twice per k.
+    /// The circuit with short coefficients laid out for [`LayoutGoal::SmallProof`] (the
+    /// default), and its k (lookup bits `k − 1`).
     pub fn fitted(signatures: Vec<SignatureWitness>, window: u32) -> (Self, u32) {
-        Self::fitted_with(signatures, window, Coefficients::Short)
+        Self::fitted_full(
+            signatures,
+            window,
+            Coefficients::Short,
+            LayoutGoal::default(),
+        )
     }
 
     /// [`Self::fitted`] for the coefficients `mode`.
@@ -298,18 +370,45 @@ impl BatchEcdsaCircuit {
         window: u32,
         mode: Coefficients,
     ) -> (Self, u32) {
+        Self::fitted_full(signatures, window, mode, LayoutGoal::default())
+    }
+
+    /// [`Self::fitted`] for the layout goal `goal` (see [`LayoutGoal`]).
+    pub fn fitted_for_goal(
+        signatures: Vec<SignatureWitness>,
+        window: u32,
+        goal: LayoutGoal,
+    ) -> (Self, u32) {
+        Self::fitted_full(signatures, window, Coefficients::Short, goal)
+    }
+
+    /// The circuit with coefficients `mode` laid out for `goal`, and its k (lookup bits
+    /// `k − 1`). Phase 0 is always the commit column; only phase 1 gets lanes. For every k
+    /// it takes the fewest phase-1 lanes that fit (1 for [`LayoutGoal::SmallProof`], at most
+    /// [`MAX_LANES`] for [`LayoutGoal::FastProver`]) and keeps the (k, lanes) with the
+    /// smallest proving work [`proving_columns`]` × 2^k` (ties: fewer columns).
+    pub fn fitted_full(
+        signatures: Vec<SignatureWitness>,
+        window: u32,
+        mode: Coefficients,
+        goal: LayoutGoal,
+    ) -> (Self, u32) {
+        let max_lanes = match goal {
+            LayoutGoal::SmallProof => 1,
+            LayoutGoal::FastProver => MAX_LANES,
+        };
         let mut best: Option<(u128, usize, Self, u32)> = None;
         for k in 11..=MAX_K {
-            let Some(c) = Self::fit_lanes(&signatures, window, k, mode) else {
+            let Some(c) = Self::fit_lanes(&signatures, window, k, mode, max_lanes) else {
                 continue;
             };
             let cols = proving_columns(&c.params);
             let cost = (cols as u128) << k;
-            let single = c.params.lanes.iter().all(|&l| l == 1);
+            let single = c.params.lanes_of(1) == 1;
             if !matches!(&best, Some((bc, bcols, _, _)) if (*bc, *bcols) <= (cost, cols)) {
                 best = Some((cost, cols, c, k));
             }
-            // One lane per phase fits: a larger k only adds rows.
+            // One lane fits: a larger k only adds rows.
             if single {
                 break;
             }
@@ -318,13 +417,15 @@ impl BatchEcdsaCircuit {
         (c, k)
     }
 
-    /// The circuit at size `2^k` (lookup bits `k − 1`) with the fewest lanes per phase that
-    /// fit, or `None` if more than [`MAX_LANES`] would be needed.
+    /// The circuit at size `2^k` (lookup bits `k − 1`) with the fewest phase-1 lanes that fit,
+    /// or `None` if more than `max_lanes` would be needed or the commit column (one row per
+    /// raw value) does not fit.
     fn fit_lanes(
         signatures: &[SignatureWitness],
         window: u32,
         k: u32,
         mode: Coefficients,
+        max_lanes: usize,
     ) -> Option<Self> {
         let mut params = batch_params(k - 1, window);
         params.challenges = match mode {
@@ -338,28 +439,21 @@ impl BatchEcdsaCircuit {
         }
         let cap = (1usize << k) - reserved;
         let one = Self::new(params.clone(), signatures.to_vec(), window).with_coefficients(mode);
-        let mut lanes: Vec<usize> = one
-            .phase_stats()
-            .iter()
-            .map(|s| s.rows.div_ceil(cap).max(1))
-            .collect();
+        let [s0, s1] = one.phase_stats();
+        if !fits(s0.rows, &params) {
+            return None;
+        }
+        let mut lanes = s1.rows.div_ceil(cap).max(1);
         loop {
-            if lanes.iter().any(|&l| l > MAX_LANES) {
+            if lanes > max_lanes {
                 return None;
             }
-            params.lanes = lanes.clone();
+            params.lanes = vec![1, lanes];
             let c = Self::new(params.clone(), signatures.to_vec(), window).with_coefficients(mode);
-            let stats = c.phase_stats();
-            let mut ok = true;
-            for (l, s) in lanes.iter_mut().zip(stats.iter()) {
-                if !fits(s.rows, &params) {
-                    *l += 1;
-                    ok = false;
-                }
-            }
-            if ok {
+            if fits(c.phase_stats()[1].rows, &params) {
                 return Some(c);
             }
+            lanes += 1;
         }
     }
 
@@ -371,18 +465,19 @@ impl BatchEcdsaCircuit {
         EccChip::new(fp, fq)
     }
 
-    /// Phase 0: the builder, per-signature results and the public cells in instance order.
-    fn build_phase0(&self, ecc: &EccChip) -> (Builder, Vec<SigPhase0>, Vec<AssignedValue>) {
+    /// Phase 0: the commit builder (one column, one raw value per row, no gates) and the raw
+    /// cells in commit order ([`RAW_CELLS_PER_SIGNATURE`] per signature).
+    fn build_phase0(&self) -> (Builder, Vec<AssignedValue>) {
         let mut b = Builder::new(0, self.params.clone());
         b.set_tamper(self.tamper);
-        let mut sigs = Vec::with_capacity(self.signatures.len());
-        let mut public = Vec::with_capacity(9 * self.signatures.len());
+        let mut raw = Vec::with_capacity(RAW_CELLS_PER_SIGNATURE * self.signatures.len());
         for w in &self.signatures {
-            let (s, p) = phase0_signature(ecc, &mut b, w, self.window);
-            sigs.push(s);
-            public.extend(p);
+            for v in raw_values(w) {
+                let row = b.new_rows(1);
+                raw.push(b.assign(row, 0, v));
+            }
         }
-        (b, sigs, public)
+        (b, raw)
     }
 
     /// The coefficients `zᵢ` for the challenge values `cs` (phase 1): windows of `zᵢ` (for the
@@ -417,25 +512,38 @@ impl BatchEcdsaCircuit {
         }
     }
 
-    /// Phase 1 for challenge values `cs`; `tamper_offset` = number of phase-0 cells (mutation
-    /// indices run over phase 0, then phase 1).
+    /// Phase 1 for challenge values `cs`: the challenge cells and coefficients first, then
+    /// every signature's checks (bound to the raw cells `raw`), then the MSM. Returns the
+    /// builder and the public cells in instance order. `tamper_offset` = number of phase-0
+    /// cells (mutation indices run over phase 0, then phase 1).
     fn build_phase1(
         &self,
         ecc: &EccChip,
-        sigs: &[SigPhase0],
+        raw: &[AssignedValue],
         cs: &[Native],
         tamper_offset: usize,
-    ) -> Builder {
+    ) -> (Builder, Vec<AssignedValue>) {
         let fq = &ecc.fq;
         let mut b = Builder::new(1, self.params.clone());
         b.set_tamper(
             self.tamper
                 .and_then(|(i, d)| i.checked_sub(tamper_offset).map(|j| (j, d))),
         );
-        if sigs.is_empty() {
-            return b;
+        if self.signatures.is_empty() {
+            return (b, Vec::new());
         }
         let (z_wins, z) = self.coefficient_cells(fq, &mut b, cs);
+        let mut sigs = Vec::with_capacity(self.signatures.len());
+        let mut public = Vec::with_capacity(9 * self.signatures.len());
+        for (w, raw) in self
+            .signatures
+            .iter()
+            .zip(raw.chunks(RAW_CELLS_PER_SIGNATURE))
+        {
+            let (s, p) = check_signature(ecc, &mut b, w, raw, self.window);
+            sigs.push(s);
+            public.extend(p);
+        }
         let mut g_scalar = sigs[0].neg_u.clone();
         let mut q_scalars = vec![sigs[0].neg_v.clone()];
         for (i, s) in sigs.iter().enumerate().skip(1) {
@@ -458,7 +566,7 @@ impl BatchEcdsaCircuit {
         let (acc, off) = ecc.msm_lookup_tables_raw(&mut b, &tables, &wins, Some(&g_wins), w);
         let expect = ecc.constant_point(&mut b, off.to_affine());
         ecc.assert_equal(&mut b, &acc, &expect);
-        b
+        (b, public)
     }
 
     /// Both builders with every challenge equal to `c`, and the public cells (layout and
@@ -471,9 +579,9 @@ impl BatchEcdsaCircuit {
     /// cells.
     pub fn build_with(&self, cs: &[Native]) -> (Builder, Builder, Vec<AssignedValue>) {
         let ecc = self.chip();
-        let (b0, sigs, public) = self.build_phase0(&ecc);
+        let (b0, raw) = self.build_phase0();
         let n0 = b0.advice_cells().len();
-        let b1 = self.build_phase1(&ecc, &sigs, cs, n0);
+        let (b1, public) = self.build_phase1(&ecc, &raw, cs, n0);
         (b0, b1, public)
     }
 
@@ -570,13 +678,9 @@ impl Circuit<Native> for BatchEcdsaCircuit {
         }
         config.base.load_table(&mut layouter)?;
         let ecc = self.chip();
-        let (b0, sigs, public) = self.build_phase0(&ecc);
+        let (b0, raw) = self.build_phase0();
         let mut cells = HashMap::new();
-        config.base.assign_phase(&mut layouter, &b0, &mut cells)?;
-        for (row, v) in public.iter().enumerate() {
-            let cell = cells.get(&v.cell).ok_or(Error::Synthesis)?;
-            layouter.constrain_instance(*cell, config.instance, row);
-        }
+        config.base.assign_commit(&mut layouter, &b0, &mut cells)?;
         layouter.next_phase();
         // Unknown at keygen (and in the first pass of a real prover): any value lays out the
         // same cells; the phase-1 advice is only used once the challenges are known.
@@ -589,8 +693,13 @@ impl Circuit<Native> for BatchEcdsaCircuit {
             *g = known;
         }
         let vals: Vec<Native> = cs.iter().map(|c| c.unwrap_or(Native::ONE)).collect();
-        let b1 = self.build_phase1(&ecc, &sigs, &vals, b0.advice_cells().len());
-        config.base.assign_phase(&mut layouter, &b1, &mut cells)
+        let (b1, public) = self.build_phase1(&ecc, &raw, &vals, b0.advice_cells().len());
+        config.base.assign_phase(&mut layouter, &b1, &mut cells)?;
+        for (row, v) in public.iter().enumerate() {
+            let cell = cells.get(&v.cell).ok_or(Error::Synthesis)?;
+            layouter.constrain_instance(*cell, config.instance, row);
+        }
+        Ok(())
     }
 }
 

@@ -114,8 +114,8 @@ impl Builder {
         self.alloc(self.cur_lane, h)
     }
 
-    /// Reserves `h` fresh rows in lane `lane` (e.g. point tables, which live in lane 0 of
-    /// phase 0). Panics if the phase has no such lane (a construction error).
+    /// Reserves `h` fresh rows in lane `lane` (e.g. point tables, which live in lane 0 of the
+    /// first phase with column groups). Panics if the phase has no such lane (a construction error).
     pub fn new_rows_in_lane(&mut self, lane: usize, h: u32) -> u32 {
         assert!(lane < self.lane_rows.len(), "no lane {lane}");
         self.alloc(lane, h)

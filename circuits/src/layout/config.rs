@@ -32,6 +32,11 @@ pub struct LayoutParams {
     /// Proof-system challenges drawn after phase 0 (when `phases ≥ 2`; 0 means 1), each with
     /// its own `Challenge(j)` gate on lane 0 of the later phases.
     pub challenges: usize,
+    /// Phase 0 is a single *commit column* instead of column groups: one first-phase advice
+    /// column with equality enabled and no gates or lookups, holding raw witness values that
+    /// later phases copy (copy constraints) and check. Every column group, the point tables
+    /// included, is then in phase 1 or later. Needs `phases ≥ 2`.
+    pub commit_phase0: bool,
 }
 
 impl LayoutParams {
@@ -56,6 +61,7 @@ impl LayoutParams {
             phases: 1,
             lanes: Vec::new(),
             challenges: 1,
+            commit_phase0: false,
         }
     }
 
@@ -67,6 +73,12 @@ impl LayoutParams {
     /// Number of column groups of phase `phase` (at least 1).
     pub fn lanes_of(&self, phase: u8) -> usize {
         self.lanes.get(phase as usize).copied().unwrap_or(1).max(1)
+    }
+
+    /// The first phase that has column groups: 1 with a commit column for phase 0
+    /// ([`Self::commit_phase0`]), else 0. Lane 0 of this phase holds the point tables.
+    pub fn first_group_phase(&self) -> u8 {
+        u8::from(self.commit_phase0 && self.phases >= 2)
     }
 
     /// The usual parameters for a circuit of `2^k` rows: `L = k − 1`.
