@@ -177,19 +177,9 @@ pub fn read_params(path: &Path, expected_k: u32) -> Result<ParamsKZG<Bn256>, Par
         path: path.display().to_string(),
         reason,
     };
-    use std::io::Read;
-    let mut file = std::fs::File::open(path).map_err(|e| err(e.to_string()))?;
     // Check the header and the size before halo2's reader sees the file: it computes `1 << k`
     // from the first 4 bytes unchecked (a junk file would make it panic or allocate wildly).
-    let mut header = [0u8; 4];
-    file.read_exact(&mut header)
-        .map_err(|e| err(format!("no header: {e}")))?;
-    let found = u32::from_le_bytes(header);
-    if found == 0 || found > MAX_K {
-        return Err(err(format!(
-            "not a KZG params file (its header says k = {found})"
-        )));
-    }
+    let found = params_file_k(path)?;
     if found != expected_k {
         return Err(ParamsError::WrongK {
             path: path.display().to_string(),
@@ -197,7 +187,9 @@ pub fn read_params(path: &Path, expected_k: u32) -> Result<ParamsKZG<Bn256>, Par
             expected: expected_k,
         });
     }
-    let len = file.metadata().map_err(|e| err(e.to_string()))?.len();
+    let len = std::fs::metadata(path)
+        .map_err(|e| err(e.to_string()))?
+        .len();
     if len != raw_params_len(found) {
         return Err(err(format!(
             "size {len} bytes, expected {} for k = {found} (truncated or not raw-format params)",
