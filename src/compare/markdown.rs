@@ -20,21 +20,8 @@ pub struct Header {
     pub runs: usize,
 }
 
-/// `1234567` → `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    // The leading group has 1 to 3 digits, the others 3 (the digits are ASCII).
-    let lead = match s.len() % 3 {
-        0 => 3.min(s.len()),
-        r => r,
-    };
-    let mut out = s[..lead].to_string();
-    for group in s.as_bytes()[lead..].chunks(3) {
-        out.push(',');
-        out.push_str(&String::from_utf8_lossy(group));
-    }
-    out
-}
+/// `1234567` → `1,234,567` (the calldata table's formatter, shared).
+pub use crate::calldata::table::thousands;
 
 /// A time in seconds, `mean ± stddev` with decimals chosen by its size.
 pub fn seconds(s: &Summary) -> String {
