@@ -13,7 +13,7 @@ use num_bigint::BigUint;
 use crate::bigint::modulus;
 use crate::layout::{
     assign_builder, lane_of, load_range_table, local_row, Builder, CellRef, GroupConfig,
-    LayoutParams, Native,
+    LayoutParams, Native, CHALLENGES_PER_GATE, MAIN_COLS,
 };
 use halo2curves::secp256k1::{Fp, Fq};
 
@@ -33,7 +33,7 @@ pub struct CircuitConfig {
     /// first of `challenges`.
     pub challenge: Option<Challenge>,
     /// All `params.num_challenges()` challenges drawn after the first-phase advice is
-    /// committed (empty when `phases < 2`); challenge j has the gate `Challenge(j)`.
+    /// committed (empty when `phases < 2`); challenge j is pinned by the gate `Challenge(j / 16)`.
     pub challenges: Vec<Challenge>,
 }
 
@@ -60,7 +60,7 @@ impl CircuitConfig {
         for g in &groups {
             crate::range::gates::configure(meta, g);
             crate::field::gates::configure(meta, g, &moduli);
-            crate::ecc::gates::configure(meta, g, &groups[0], &params);
+            crate::ecc::gates::configure(meta, g, &groups[0]);
         }
         let challenges: Vec<Challenge> = if params.phases >= 2 {
             (0..params.num_challenges())
@@ -71,8 +71,8 @@ impl CircuitConfig {
         };
         let challenge = challenges.first().copied();
         for g in groups.iter().filter(|g| g.phase >= 1 && g.lane == 0) {
-            for (j, c) in challenges.iter().enumerate() {
-                configure_challenge_gate(meta, g, j, *c);
+            for (k, block) in challenges.chunks(CHALLENGES_PER_GATE).enumerate() {
+                configure_challenge_gate(meta, g, k, block.to_vec());
             }
         }
         Self {
@@ -173,23 +173,32 @@ impl CircuitConfig {
     }
 }
 
-/// The gate of challenge j on lane 0 of a later phase: `s_j·(x0 − c_j) = 0` on main column 0,
-/// where `c_j` is the proof system's j-th challenge drawn after the first-phase advice is
-/// committed (`meta.query_challenge`). A cell under this gate is therefore not a free witness:
-/// it equals the transcript's challenge, which the prover cannot choose once phase 0 is
-/// committed.
+/// The gate of challenges `16k .. 16k + 15` on lane 0 of a later phase: with its selector on
+/// row `r`, challenge `16k + j` must equal the cell at main column `j mod 4`, row `r + j / 4`
+/// (`s·(cell − c) = 0`), where each `c` is a challenge of the proof system drawn after the
+/// first-phase advice is committed (`meta.query_challenge`). A cell under this gate is
+/// therefore not a free witness: it equals the transcript's challenge, which the prover cannot
+/// choose once phase 0 is committed. One selector per 16 challenges keeps the proof small.
 fn configure_challenge_gate(
     meta: &mut ConstraintSystem<Native>,
     g: &GroupConfig,
-    j: usize,
-    challenge: Challenge,
+    k: usize,
+    challenges: Vec<Challenge>,
 ) {
     let g = g.clone();
-    meta.create_gate("challenge", move |m| {
-        let s = m.query_selector(g.selector(crate::layout::GateKind::Challenge(j)));
-        let x = m.query_advice(g.main[0], halo2_proofs::poly::Rotation::cur());
-        let c = m.query_challenge(challenge);
-        vec![s * (x - c)]
+    meta.create_gate("challenges", move |m| {
+        let s = m.query_selector(g.selector(crate::layout::GateKind::Challenge(k)));
+        challenges
+            .iter()
+            .enumerate()
+            .map(|(j, ch)| {
+                let x = m.query_advice(
+                    g.main[j % MAIN_COLS],
+                    halo2_proofs::poly::Rotation((j / MAIN_COLS) as i32),
+                );
+                s.clone() * (x - m.query_challenge(*ch))
+            })
+            .collect::<Vec<_>>()
     });
 }
 

@@ -1,220 +1,340 @@
-//! Scalar multiplication: scalar windows, fixed-base multiplication from constant tables,
-//! variable-base windowed multiplication, and the shared-doubling Straus MSM.
+//! Scalar multiplication with signed odd window digits: scalar recoding, the shared-doubling
+//! Straus multi-scalar multiplication over point-table lookups, and the fixed-base and
+//! variable-base multiplications built on it.
+//!
+//! **Signed odd digits.** Every scalar is written as `k' = Σ_j (2e_j − 15)·16^j` with window
+//! digits `e_j ∈ [0, 16)`, i.e. signed odd digits `±1, ±3, …, ±15`, and `k' ≡ k (mod n)`. The
+//! window table of a point holds `(2e − 15)·P` (`ecc::table`): eight computed multiples and
+//! their negations, half the additions of an unsigned table, and never the identity. An odd
+//! `k'` always exists: `k` itself when odd, else `k + n` (n is odd). The recodings below prove
+//! `2E = k' + (16^m − 1)` for `E = Σ e_j·16^j`, from which `Σ (2e_j − 15)·16^j = k'` follows.
 
 use std::sync::OnceLock;
 
+use ff::Field;
 use group::Curve;
 use halo2curves::secp256k1::{Fq, Secp256k1, Secp256k1Affine};
 use halo2curves::CurveExt;
-use num_bigint::BigUint;
+use num_bigint::{BigInt, BigUint};
+use num_traits::One;
 
 use super::point::{AccPoint, AssignedPoint, EccChip};
-use super::table::PointLookupTable;
-use crate::bigint::{big_to_fe, fe_to_big};
-use crate::field::params::{LIMB_BITS, TOP_LIMB_BITS};
-use crate::field::{FieldChip, Reduced};
-use crate::layout::{AssignedValue, Builder};
+use super::table::{PointLookupTable, TABLE_ENTRIES};
+use crate::bigint::{fe_to_big, modulus, native, pow2};
+use crate::field::params::{to_limbs, LIMB_BITS, NUM_LIMBS};
+use crate::field::{FieldChip, FieldValue, Proper};
+use crate::layout::{AssignedValue, Builder, Native};
 
-/// One window of a scalar: `digit ∈ [0, 2^width)` (looked up), worth `digit·2^offset`.
+/// Window width of every multiplication (16-entry tables).
+pub const WINDOW: u32 = 4;
+
+/// Windows of a recoded full-width scalar: `k' < 2n < 2^257` and `E < 2^260`.
+pub const FULL_WINDOWS: usize = 65;
+
+/// One window of a recoded scalar: table index `digit + plus ∈ [0, 16)` (`digit` proven
+/// `< 2^width` where it was made), worth the signed odd digit `2·(digit + plus) − 15` times
+/// `2^offset`.
 #[derive(Clone, Debug)]
 pub struct ScalarWindow {
     pub digit: AssignedValue,
     pub offset: u32,
     pub width: u32,
+    pub plus: u64,
 }
 
-/// The nothing-up-my-sleeve offset points `(A, C)`: `Secp256k1::hash_to_curve` (SvdW, RFC 9380
-/// style) with domain `"batch-ecdsa-circuits/ecc-offset"` of the messages `"A"` and `"C"`.
-/// Nobody knows their discrete logarithms (to G, to each other, or to any input point), which
-/// is what makes a degenerate intermediate addition negligible for honest inputs.
-pub fn offsets() -> (Secp256k1Affine, Secp256k1Affine) {
-    static OFFSETS: OnceLock<(Secp256k1Affine, Secp256k1Affine)> = OnceLock::new();
-    *OFFSETS.get_or_init(|| {
+impl ScalarWindow {
+    /// The table index of the honest digit.
+    pub fn index(&self) -> u64 {
+        let d = fe_to_big(&self.digit.value);
+        d.to_u64_digits().first().copied().unwrap_or(0) + self.plus
+    }
+}
+
+/// The integer a list of windows represents, `Σ (2·index − 15)·2^offset` (tests, witnesses).
+pub fn windows_value(ws: &[ScalarWindow]) -> BigInt {
+    ws.iter()
+        .map(|w| BigInt::from(2 * w.index() as i64 - 15) << w.offset)
+        .sum()
+}
+
+/// The nothing-up-my-sleeve accumulator start `A`: `Secp256k1::hash_to_curve` (SvdW, RFC 9380
+/// style) with domain `"batch-ecdsa-circuits/ecc-offset"` of the message `"A"`. Nobody knows
+/// its discrete logarithm (to G or to any input point), which is what makes a degenerate
+/// intermediate addition negligible for honest inputs; the multiplications start from it so
+/// the accumulator is never a small combination of the inputs, and remove `2^(o_top)·A` at the
+/// end (a constant).
+pub fn offset_point() -> Secp256k1Affine {
+    static A: OnceLock<Secp256k1Affine> = OnceLock::new();
+    *A.get_or_init(|| {
         let h = Secp256k1::hash_to_curve("batch-ecdsa-circuits/ecc-offset");
-        (h(b"A").to_affine(), h(b"C").to_affine())
+        h(b"A").to_affine()
     })
 }
 
-/// The `w`-bit windows of a canonical scalar, least significant first. Each of the three limbs
-/// (88, 88, 80 bits, already range-checked where the scalar was loaded) is decomposed on its own
-/// by range rows of the `w`-bit table section, starting from a copy of the limb: the rows prove
-/// `limb = Σ digit_j·2^(w j)` with every full digit looked up in `[0, 2^w)` and the last, partial
-/// one in `[0, 2^s)` (`s = bits mod w`), no wrap (`< 2^88`). So the digits are the unique base-2^w
-/// digits of each limb, and `Σ digit·2^offset` is the scalar. Works for any `w` with a table
-/// section (`w` need not divide 88). Panics if `w` has none (a construction error).
-pub fn scalar_windows(
+fn lin(
     fq: &FieldChip<Fq>,
     b: &mut Builder,
-    k: &Reduced<Fq>,
-    w: u32,
-) -> Vec<ScalarWindow> {
-    let tag = fq
-        .range
+    x0: Option<&AssignedValue>,
+    x1: Option<&AssignedValue>,
+    alpha: Native,
+    beta: Native,
+    gamma: Native,
+) -> AssignedValue {
+    fq.range.lin(b, x0, x1, alpha, beta, Native::ZERO, gamma)
+}
+
+/// The 65 signed-odd windows of a proper scalar `k` (limbs range-checked, `k < 2^256`, maybe
+/// `≥ n`): the recoding `k' = k + β·n` (β a proven bit), `E = (k' + 16^65 − 1)/2`, decomposed
+/// into 4-bit digits in three groups `E₀, E₁` (88 bits each) and `E₂` (84 bits) by range rows of
+/// the 4-bit table section.
+///
+/// **Constraints.** With `M = 16^65 − 1` and `X = 2E − k − β·n − M` (an integer,
+/// `|X| < 2^261`, all parts range-checked):
+/// * the low limb: `2E₀ − k₀ − β·n₀ − M₀ = 2^88·(t − 2)` with `t ∈ [0, 4)` range-checked, so
+///   `X ≡ 0 (mod 2^88)` (every other part of X is a multiple of 2^88);
+/// * natively: `X ≡ 0 (mod r)`, from the limbs and the groups.
+///
+/// `2^88` and `r` are coprime and `|X| < 2^88·r`, so `X = 0`: `2E = k + β·n + M`, hence
+/// `Σ (2e_j − 15)·16^j = 2E − M = k + β·n ≡ k (mod n)`. If β has the wrong parity, `k + β·n + M`
+/// is odd and no E exists: the honest β is forced.
+pub fn odd_windows(fq: &FieldChip<Fq>, b: &mut Builder, k: &Proper<Fq>) -> Vec<ScalarWindow> {
+    let range = &fq.range;
+    let tag = range
         .params
-        .window_tag(w)
-        .unwrap_or_else(|| panic!("no table section for {w}-bit windows"));
-    let bits = [LIMB_BITS, LIMB_BITS, TOP_LIMB_BITS];
-    let mut out = Vec::new();
-    for (i, (limb, nbits)) in k.limbs().iter().zip(bits).enumerate() {
-        let rr = fq
-            .range
-            .range_rows(b, &fe_to_big(&limb.value), nbits, w, tag);
-        b.constrain_equal(limb, &rr.x);
-        for (j, digit) in rr.chunks.into_iter().enumerate() {
-            let offset = LIMB_BITS * i as u32 + w * j as u32;
-            let width = w.min(nbits - w * j as u32);
+        .window_tag(WINDOW)
+        .expect("the 4-bit table section is always configured");
+    let n = modulus::<Fq>();
+    let kv = k.crt().value.clone();
+    let beta = (&kv % 2u32) == BigUint::from(0u8);
+    let kp = if beta { &kv + &n } else { kv.clone() };
+    let m_all = (BigUint::one() << (WINDOW as usize * FULL_WINDOWS)) - 1u32;
+    let e = (&kp + &m_all) >> 1;
+    let group_bits = [LIMB_BITS, LIMB_BITS, WINDOW * FULL_WINDOWS as u32 - 2 * LIMB_BITS];
+    let eg = to_limbs(&e);
+    let beta_bit = range.load_bit(b, beta);
+    let mut groups = Vec::with_capacity(NUM_LIMBS);
+    let mut out = Vec::with_capacity(FULL_WINDOWS);
+    for (g, bits) in group_bits.iter().enumerate() {
+        let rr = range.range_rows(b, &eg[g], *bits, WINDOW, tag);
+        for (j, digit) in rr.chunks.iter().enumerate() {
             out.push(ScalarWindow {
-                digit,
-                offset,
-                width,
+                digit: *digit,
+                offset: LIMB_BITS * g as u32 + WINDOW * j as u32,
+                width: WINDOW,
+                plus: 0,
             });
         }
+        groups.push(rr.x);
     }
+    let kl = k.limbs();
+    let nl = to_limbs(&n);
+    let ml = to_limbs(&m_all);
+    let (one, zero) = (Native::ONE, Native::ZERO);
+    // Low limb: 2E₀ − k₀ − β·n₀ − M₀ = 2^88·(t − 2).
+    let low = BigInt::from(eg[0].clone()) * 2
+        - BigInt::from(fe_to_big(&kl[0].value))
+        - if beta {
+            BigInt::from(nl[0].clone())
+        } else {
+            BigInt::from(0u8)
+        }
+        - BigInt::from(ml[0].clone());
+    let t: BigInt = (low >> LIMB_BITS) + BigInt::from(2u8);
+    let t = t.to_biguint().filter(|x| x.bits() <= 2).unwrap_or_default();
+    let t_cell = range.load_checked(b, native(&t), 2);
+    let u = lin(fq, b, Some(&groups[0]), Some(&kl[0]), Native::from(2u64), -one, zero);
+    let u = lin(
+        fq,
+        b,
+        Some(&u),
+        Some(beta_bit.cell()),
+        one,
+        -native(&nl[0]),
+        -native(&ml[0]),
+    );
+    let u = lin(
+        fq,
+        b,
+        Some(&u),
+        Some(&t_cell),
+        one,
+        -pow2(LIMB_BITS),
+        pow2(LIMB_BITS + 1),
+    );
+    let zero_cell = b.constant(zero);
+    b.constrain_equal(&u, &zero_cell);
+    // Natively: 2(E₀ + 2^88·E₁ + 2^176·E₂) − k̂ − β·n − M ≡ 0.
+    let w = lin(
+        fq,
+        b,
+        Some(&groups[0]),
+        Some(&groups[1]),
+        Native::from(2u64),
+        pow2(LIMB_BITS + 1),
+        zero,
+    );
+    let w = lin(fq, b, Some(&w), Some(&groups[2]), one, pow2(2 * LIMB_BITS + 1), zero);
+    let w = lin(fq, b, Some(&w), Some(&kl[0]), one, -one, zero);
+    let w = lin(fq, b, Some(&w), Some(&kl[1]), one, -pow2(LIMB_BITS), zero);
+    let w = lin(fq, b, Some(&w), Some(&kl[2]), one, -pow2(2 * LIMB_BITS), zero);
+    let w = lin(
+        fq,
+        b,
+        Some(&w),
+        Some(beta_bit.cell()),
+        one,
+        -native(&n),
+        -native(&m_all),
+    );
+    b.constrain_equal(&w, &zero_cell);
     out
 }
 
-/// `k·P` natively for a small integer `k` times a power of two (table construction).
-fn mul_big(p: &Secp256k1, k: &BigUint) -> Secp256k1 {
-    *p * big_to_fe::<Fq>(k)
+/// The signed-odd windows of the odd scalar `z = 2·lo + 1` for a cell `lo` proven
+/// `< 2^bits` here, `bits = 4m − 1`: `E = (z + 16^m − 1)/2 = lo + 8·16^(m−1)`, so the windows
+/// are the 4-bit digits of `lo` (the top one has 3 bits) with 8 added to the top index. The
+/// decomposition (range rows of the 4-bit section starting from a copy of `lo`) proves
+/// `lo = Σ digit_j·16^j` with every digit in range, hence `Σ (2·index_j − 15)·16^j = z`.
+/// `lo = 0`, `bits = 3` gives the single window of `z = 1`.
+pub fn odd_windows_short(
+    fq: &FieldChip<Fq>,
+    b: &mut Builder,
+    lo: &AssignedValue,
+    bits: u32,
+) -> Vec<ScalarWindow> {
+    assert!(
+        bits % WINDOW == WINDOW - 1 && bits <= 251,
+        "a short odd scalar 2·lo + 1 needs lo of 4m − 1 bits"
+    );
+    let digits = fq.range.decompose(b, lo, bits, WINDOW);
+    let m = digits.len();
+    digits
+        .into_iter()
+        .enumerate()
+        .map(|(j, digit)| ScalarWindow {
+            digit,
+            offset: WINDOW * j as u32,
+            width: WINDOW.min(bits - WINDOW * j as u32),
+            plus: if j + 1 == m { 8 } else { 0 },
+        })
+        .collect()
 }
 
+/// One term of an MSM: a window table laid out for the lookup and the windows of its scalar.
+pub type MsmTerm<'a> = (&'a PointLookupTable, &'a [ScalarWindow]);
+
 impl EccChip {
-    /// `k·base` for a scalar given as canonical `Fq`, `base` a constant (G). Window
-    /// `w = self.fixed_window`; window `j` (bit offset `o_j`) selects from the constant table
-    /// `T_j[d] = d·2^(o_j)·base + C` (`T_0` also carries the start offset `A`), so no doubling
-    /// is needed: `acc = T_0[d_0] + T_1[d_1] + …` is `k·base + A + m·C`, and the constant
-    /// `−(A + m·C)` is added at the end. Every table is fixed (selected by the one-hot const
-    /// gate), every offset a hashed constant: nothing is chosen by the prover.
+    /// The Straus accumulator `acc = 2^(o_top)·A + Σ k'ᵢ·Pᵢ` over window tables with ONE shared
+    /// chain of doublings, and the constant `2^(o_top)·A`. Each term's table must be
+    /// [`Self::odd_table`] (or a constant odd table) of its point; `k'ᵢ` is the integer its
+    /// windows represent ([`windows_value`]).
     ///
-    /// Fails (unsatisfiable) only when an intermediate addition degenerates: always for
-    /// `k = 0` (the result would be the identity, which has no affine form), otherwise only if
-    /// `k·base` or a partial sum hits a relation with the hashed `A`, `C` (negligible).
-    pub fn fixed_base_mul(
-        &self,
-        b: &mut Builder,
-        k: &Reduced<Fq>,
-        base: Secp256k1Affine,
-    ) -> AssignedPoint {
-        self.fixed_base_mul_w(b, k, base, self.fixed_window)
-    }
-
-    /// [`Self::fixed_base_mul`] with an explicit window (a configured selection size).
-    pub fn fixed_base_mul_w(
-        &self,
-        b: &mut Builder,
-        k: &Reduced<Fq>,
-        base: Secp256k1Affine,
-        w: u32,
-    ) -> AssignedPoint {
-        let (acc, off) = self.fixed_base_acc(b, k, base, w);
-        self.add_constant_acc(b, &acc, -off).finish(self, b)
-    }
-
-    /// The accumulator of [`Self::fixed_base_mul_w`] before the offset is removed, and that
-    /// offset `A + m·C` (`acc = k·base + offset`).
-    pub fn fixed_base_mul_raw(
-        &self,
-        b: &mut Builder,
-        k: &Reduced<Fq>,
-        base: Secp256k1Affine,
-        w: u32,
-    ) -> (AssignedPoint, Secp256k1) {
-        let (acc, off) = self.fixed_base_acc(b, k, base, w);
-        (acc.finish(self, b), off)
-    }
-
-    fn fixed_base_acc(
-        &self,
-        b: &mut Builder,
-        k: &Reduced<Fq>,
-        base: Secp256k1Affine,
-        w: u32,
-    ) -> (AccPoint, Secp256k1) {
-        let (a, c) = offsets();
-        let (a, c) = (Secp256k1::from(a), Secp256k1::from(c));
-        let base = Secp256k1::from(base);
-        let wins = scalar_windows(&self.fq, b, k, w);
-        let t = 1usize << w;
-        let mut acc: Option<AccPoint> = None;
-        for (j, win) in wins.iter().enumerate() {
-            let start = if j == 0 { a + c } else { c };
-            let step = mul_big(&base, &(BigUint::from(1u8) << win.offset));
-            let mut table = Vec::with_capacity(t);
-            let mut cur = start;
-            for _ in 0..t {
-                table.push(cur.to_affine());
-                cur += step;
-            }
-            let sel = self.select_constant(b, &table, &win.digit);
-            acc = Some(match acc {
-                None => sel.into(),
-                Some(acc) => self.add_acc(b, &acc.x, &acc.y, &sel.x, &sel.y),
-            });
+    /// From the top window offset down: the accumulator starts at the constant `A` plus every
+    /// term's entry at the top offset; at each lower offset it is doubled `gap − 1` times, then
+    /// `2·acc + (entries at this offset)` is one chained run ([`Self::add_run`] with the
+    /// accumulator as its second term: the last doubling merged with the first addition).
+    /// Every selection is a lookup of the window's proven index; every addition proves its x's
+    /// distinct; every doubling is of an on-curve point. Windows of different scalars may sit
+    /// at different offsets (a 128-bit coefficient has fewer windows).
+    pub fn msm_tables(&self, b: &mut Builder, terms: &[MsmTerm<'_>]) -> (AccPoint, Secp256k1) {
+        for (table, ws) in terms {
+            assert_eq!(table.entries.len(), TABLE_ENTRIES, "a window table has 16 entries");
+            let mut o: Vec<u32> = ws.iter().map(|x| x.offset).collect();
+            o.sort_unstable();
+            o.dedup();
+            assert_eq!(o.len(), ws.len(), "a scalar's windows have distinct offsets");
+            assert!(
+                ws.iter()
+                    .all(|w| w.width <= WINDOW && w.plus + (1u64 << w.width) <= 16),
+                "window index beyond the table"
+            );
         }
-        let m = Fq::from(wins.len() as u64);
-        let acc = acc.expect("a scalar has at least one window");
-        (acc, a + c * m)
+        let mut offs: Vec<u32> = terms
+            .iter()
+            .flat_map(|(_, ws)| ws.iter().map(|w| w.offset))
+            .collect();
+        assert!(!offs.is_empty(), "an MSM needs at least one window");
+        offs.sort_unstable();
+        offs.dedup();
+        let a = offset_point();
+        let mut acc: AccPoint = self.constant_point(b, a).into();
+        let mut prev: Option<u32> = None;
+        for &o in offs.iter().rev() {
+            let sels: Vec<AccPoint> = terms
+                .iter()
+                .filter_map(|(table, ws)| {
+                    ws.iter()
+                        .find(|w| w.offset == o)
+                        .map(|w| self.select_lookup(b, table, &w.digit, w.plus))
+                })
+                .collect();
+            acc = match prev {
+                None => self.add_run(b, acc, &sels),
+                Some(p) => {
+                    for _ in 1..(p - o) {
+                        acc = self.double_acc(b, &acc);
+                    }
+                    match sels.split_first() {
+                        Some((s0, rest)) => {
+                            let mut run = vec![s0.clone(), acc.clone()];
+                            run.extend_from_slice(rest);
+                            self.add_run(b, acc.clone(), &run)
+                        }
+                        None => self.double_acc(b, &acc),
+                    }
+                }
+            };
+            prev = Some(o);
+        }
+        for _ in 0..offs[0] {
+            acc = self.double_acc(b, &acc);
+        }
+        let top = BigUint::one() << offs[offs.len() - 1];
+        let off = Secp256k1::from(a) * crate::bigint::big_to_fe::<Fq>(&top);
+        (acc, off)
     }
 
-    /// `P + K` for a constant `K` (strict: proves the x's distinct).
-    pub fn add_constant(&self, b: &mut Builder, p: &AssignedPoint, k: Secp256k1) -> AssignedPoint {
-        let kc = self.constant_point(b, k.to_affine());
-        self.add_strict(b, p, &kc)
+    /// `Σ kᵢ·Pᵢ (+ k₀·base)` for proper scalars: a window table per point, the cached constant
+    /// table of `base`, the signed-odd recodings ([`odd_windows`]), [`Self::msm_tables`], and
+    /// the constant offset removed by one addition; the result is proven canonical. The result
+    /// must not be the identity (then the circuit is unsatisfiable), nor may a point be the
+    /// identity (it cannot be represented).
+    pub fn msm_with_base(
+        &self,
+        b: &mut Builder,
+        points: &[AssignedPoint],
+        scalars: &[Proper<Fq>],
+        base: Option<(Secp256k1Affine, &Proper<Fq>)>,
+    ) -> AssignedPoint {
+        let (acc, off) = self.msm_acc(b, points, scalars, base);
+        let k = self.constant_point(b, (-off).to_affine());
+        self.add_acc(b, &acc, &k.into()).finish(self, b)
     }
 
-    fn add_constant_acc(&self, b: &mut Builder, p: &AccPoint, k: Secp256k1) -> AccPoint {
-        let kc = self.constant_point(b, k.to_affine());
-        self.add_acc(b, &p.x, &p.y, &kc.x, &kc.y)
-    }
-
-    /// `k·P`, windowed (the MSM below with one point, window `self.fixed_window`).
-    pub fn scalar_mul(&self, b: &mut Builder, p: &AssignedPoint, k: &Reduced<Fq>) -> AssignedPoint {
-        self.msm(
-            b,
-            std::slice::from_ref(p),
-            std::slice::from_ref(k),
-            None,
-            self.fixed_window,
-        )
-    }
-
-    /// `Σ kᵢ·Pᵢ (+ k₀·G when g_scalar is given)` with ONE shared chain of doublings (Straus,
-    /// window `w`). See [`Self::msm_raw`]; the constant offset is removed with one strict
-    /// addition, so the result must not be the identity (then the circuit is unsatisfiable).
+    /// [`Self::msm_with_base`] with the generator G as the base.
     pub fn msm(
         &self,
         b: &mut Builder,
         points: &[AssignedPoint],
-        scalars: &[Reduced<Fq>],
-        g_scalar: Option<&Reduced<Fq>>,
-        w: u32,
+        scalars: &[Proper<Fq>],
+        g_scalar: Option<&Proper<Fq>>,
     ) -> AssignedPoint {
-        let (acc, off) = self.msm_acc(b, points, scalars, g_scalar, w);
-        self.add_constant_acc(b, &acc, -off).finish(self, b)
+        let g = Secp256k1::generator().to_affine();
+        self.msm_with_base(b, points, scalars, g_scalar.map(|k| (g, k)))
     }
 
-    /// The Straus accumulator `acc = Σ kᵢ·Pᵢ (+ k₀·G) + offset` and the constant `offset`.
-    /// A caller that expects the sum to be the identity (batch verification) asserts
+    /// The accumulator of [`Self::msm`] (canonical) before the offset is removed, and that
+    /// offset: a caller that expects the sum to be the identity (batch verification) asserts
     /// `acc = offset` instead of subtracting it.
-    ///
-    /// Each point gets the table `[C + d·Pᵢ]` (`2^w − 1` strict additions), G the constant table
-    /// `[C + d·G]`. All scalars are split into the same windows ([`scalar_windows`]); from the
-    /// top window down: double the accumulator `o_(j+1) − o_j` times (shared by all points; the
-    /// last doubling is merged with the window's first addition, see
-    /// [`EccChip::double_and_add_acc`]), then add every point's selected entry. Starting from
-    /// the constant `A` (folded into G's top-window entries when there is a G term),
-    /// `acc = 2^(o_top)·A + (Σ_j 2^(o_j))·n_terms·C + Σ kᵢ·Pᵢ`; the offset is that constant.
-    /// The selections are the one-hot gates (an index is the proven window digit), every
-    /// addition proves its x's distinct, and every doubling is of an on-curve point (`y ≠ 0`).
     pub fn msm_raw(
         &self,
         b: &mut Builder,
         points: &[AssignedPoint],
-        scalars: &[Reduced<Fq>],
-        g_scalar: Option<&Reduced<Fq>>,
-        w: u32,
+        scalars: &[Proper<Fq>],
+        g_scalar: Option<&Proper<Fq>>,
     ) -> (AssignedPoint, Secp256k1) {
-        let (acc, off) = self.msm_acc(b, points, scalars, g_scalar, w);
+        let g = Secp256k1::generator().to_affine();
+        let (acc, off) = self.msm_acc(b, points, scalars, g_scalar.map(|k| (g, k)));
         (acc.finish(self, b), off)
     }
 
@@ -222,210 +342,45 @@ impl EccChip {
         &self,
         b: &mut Builder,
         points: &[AssignedPoint],
-        scalars: &[Reduced<Fq>],
-        g_scalar: Option<&Reduced<Fq>>,
-        w: u32,
+        scalars: &[Proper<Fq>],
+        base: Option<(Secp256k1Affine, &Proper<Fq>)>,
     ) -> (AccPoint, Secp256k1) {
         assert_eq!(points.len(), scalars.len(), "one scalar per point");
-        let wins: Vec<Vec<ScalarWindow>> = scalars
+        let mut tables: Vec<PointLookupTable> = points
             .iter()
-            .map(|k| scalar_windows(&self.fq, b, k, w))
-            .collect();
-        let g_wins = g_scalar.map(|k| scalar_windows(&self.fq, b, k, w));
-        self.msm_windows_acc(b, points, &wins, g_wins.as_deref(), w)
-    }
-
-    /// The MSM of [`Self::msm_raw`] on scalars already split into windows, each digit
-    /// proven `< 2^width` with `width ≤ w` where it was made (e.g. [`scalar_windows`], or
-    /// [`native_windows`] for a short scalar such as a 128-bit batch randomiser, which then
-    /// costs additions only for its own windows). The windows of different scalars may sit at
-    /// different bit offsets: Horner runs over the union of the offsets, and at each offset adds
-    /// the entry of every scalar that has a window there. Returns the accumulator with its
-    /// y canonical and the constant offset `2^(o_top)·A + Σ_(terms) Σ_(windows) 2^o·C`.
-    pub fn msm_windows_raw(
-        &self,
-        b: &mut Builder,
-        points: &[AssignedPoint],
-        windows: &[Vec<ScalarWindow>],
-        g_windows: Option<&[ScalarWindow]>,
-        w: u32,
-    ) -> (AssignedPoint, Secp256k1) {
-        let (acc, off) = self.msm_windows_acc(b, points, windows, g_windows, w);
-        (acc.finish(self, b), off)
-    }
-
-    fn msm_windows_acc(
-        &self,
-        b: &mut Builder,
-        points: &[AssignedPoint],
-        windows: &[Vec<ScalarWindow>],
-        g_windows: Option<&[ScalarWindow]>,
-        w: u32,
-    ) -> (AccPoint, Secp256k1) {
-        assert_eq!(points.len(), windows.len(), "one scalar per point");
-        let (_, c) = offsets();
-        let t = 1usize << w;
-        let tables: Vec<Vec<AccPoint>> = points
-            .iter()
-            .map(|p| self.offset_table_acc(b, p, c, t))
-            .collect();
-        if self.lookup_select {
-            let lookups: Vec<PointLookupTable> = tables
-                .into_iter()
-                .map(|tb| self.load_lookup_table(b, tb))
-                .collect();
-            self.straus_acc(b, windows, g_windows, w, |b, i, d| {
-                self.select_lookup(b, &lookups[i], d)
+            .map(|p| {
+                let t = self.odd_table(b, &p.clone().into());
+                self.load_lookup_table(b, t)
             })
-        } else {
-            self.straus_acc(b, windows, g_windows, w, |b, i, d| {
-                self.select_from_acc_table(b, &tables[i], d)
-            })
-        }
-    }
-
-    /// The Straus MSM of [`Self::msm_windows_raw`] on point tables that are already built and
-    /// laid out for the point-table lookup (in the table group; the batch circuit builds them
-    /// in phase 1 before its scalars). `tables[i]` must be
-    /// `load_lookup_table(offset_table_acc(Pᵢ, C, 2^w))` with `C = offsets().1`, i.e. the entries
-    /// `[C + d·Pᵢ]` for `d < 2^w`: the returned offset assumes it (a table with other entries
-    /// gives a different, still exactly computed, sum). Every selection is a lookup (8 cells).
-    /// Panics if a table does not have `2^w` entries (a construction error).
-    pub fn msm_lookup_tables_raw(
-        &self,
-        b: &mut Builder,
-        tables: &[&PointLookupTable],
-        windows: &[Vec<ScalarWindow>],
-        g_windows: Option<&[ScalarWindow]>,
-        w: u32,
-    ) -> (AssignedPoint, Secp256k1) {
-        assert_eq!(tables.len(), windows.len(), "one scalar per table");
-        assert!(
-            tables.iter().all(|tb| tb.entries.len() == 1usize << w),
-            "a table holds 2^w entries"
-        );
-        let (acc, off) = self.straus_acc(b, windows, g_windows, w, |b, i, d| {
-            self.select_lookup(b, tables[i], d)
-        });
-        (acc.finish(self, b), off)
-    }
-
-    /// Straus over the union of the windows' offsets (see [`Self::msm_windows_raw`]);
-    /// `select(b, i, d)` returns the entry `C + d·Pᵢ` of term i's table.
-    fn straus_acc(
-        &self,
-        b: &mut Builder,
-        windows: &[Vec<ScalarWindow>],
-        g_windows: Option<&[ScalarWindow]>,
-        w: u32,
-        mut select: impl FnMut(&mut Builder, usize, &AssignedValue) -> AccPoint,
-    ) -> (AccPoint, Secp256k1) {
-        let all = windows
+            .collect();
+        let mut wins: Vec<Vec<ScalarWindow>> = scalars
             .iter()
-            .flatten()
-            .chain(g_windows.into_iter().flatten());
-        let mut offs: Vec<u32> = all.clone().map(|x| x.offset).collect();
-        assert!(!offs.is_empty(), "an MSM needs at least one window");
-        assert!(
-            all.clone().all(|x| x.width <= w),
-            "digit wider than the window"
-        );
-        for ws in windows.iter().map(|v| v.as_slice()).chain(g_windows) {
-            let mut o: Vec<u32> = ws.iter().map(|x| x.offset).collect();
-            o.sort_unstable();
-            o.dedup();
-            assert_eq!(
-                o.len(),
-                ws.len(),
-                "a scalar's windows must have distinct offsets"
-            );
+            .map(|k| odd_windows(&self.fq, b, k))
+            .collect();
+        if let Some((pt, k)) = base {
+            tables.push(self.constant_odd_table(b, pt));
+            wins.push(odd_windows(&self.fq, b, k));
         }
-        offs.sort_unstable();
-        offs.dedup();
-        let (a, c) = offsets();
-        let t = 1usize << w;
-        let (a_p, c_p) = (Secp256k1::from(a), Secp256k1::from(c));
-        let const_table = |start: Secp256k1| -> Vec<Secp256k1Affine> {
-            let g = Secp256k1::generator();
-            let mut cur = start;
-            (0..t)
-                .map(|_| {
-                    let e = cur.to_affine();
-                    cur += g;
-                    e
-                })
-                .collect()
-        };
-        let g_table = const_table(c_p);
-        let at = |ws: &[ScalarWindow], o: u32| -> Option<AssignedValue> {
-            ws.iter().find(|x| x.offset == o).map(|x| x.digit)
-        };
-        let mut acc: Option<AccPoint> = None;
-        let mut c_mult = BigUint::from(0u8);
-        for (pos, &o) in offs.iter().enumerate().rev() {
-            let top = acc.is_none();
-            let mut sels: Vec<AccPoint> = Vec::new();
-            for (i, ws) in windows.iter().enumerate() {
-                if let Some(d) = at(ws, o) {
-                    sels.push(select(b, i, &d));
-                    c_mult += BigUint::from(1u8) << o;
-                }
-            }
-            let g_digit = g_windows.and_then(|gw| at(gw, o));
-            if let Some(d) = g_digit {
-                c_mult += BigUint::from(1u8) << o;
-                if !top {
-                    sels.push(self.select_constant(b, &g_table, &d).into());
-                }
-            }
-            let mut it = sels.into_iter();
-            let mut acc_v: AccPoint = match acc {
-                // Top offset: start from A, folded into G's entries when G has a window here.
-                None => match g_digit {
-                    Some(d) => self.select_constant(b, &const_table(a_p + c_p), &d).into(),
-                    None => self.constant_point(b, a).into(),
-                },
-                Some(mut prev) => {
-                    for _ in 1..(offs[pos + 1] - o) {
-                        prev = self.double_acc(b, &prev.x, &prev.y);
-                    }
-                    // The last doubling merged with the first addition at this offset.
-                    match it.next() {
-                        Some(s) => self.double_and_add_acc(b, &prev, &s.x, &s.y),
-                        None => self.double_acc(b, &prev.x, &prev.y),
-                    }
-                }
-            };
-            for s in it {
-                acc_v = self.add_acc(b, &acc_v.x, &acc_v.y, &s.x, &s.y);
-            }
-            acc = Some(acc_v);
-        }
-        let top = BigUint::from(1u8) << offs[offs.len() - 1];
-        let off = mul_big(&a_p, &top) + mul_big(&c_p, &c_mult);
-        (acc.expect("at least one offset"), off)
+        let terms: Vec<MsmTerm<'_>> = tables
+            .iter()
+            .zip(wins.iter())
+            .map(|(t, w)| (t, w.as_slice()))
+            .collect();
+        self.msm_tables(b, &terms)
     }
-}
 
-/// Windows of a native cell `x` proven `< 2^bits` (`bits ≤ 252`), e.g. a short batch
-/// randomiser: range rows of the `w`-bit section starting from a copy of `x` prove
-/// `x = Σ digit_j·2^(w j)` with each digit looked up (`< 2^w`, the last `< 2^(bits mod w)`),
-/// which also proves `x < 2^bits`. Offsets `w·j`.
-pub fn native_windows(
-    fq: &FieldChip<Fq>,
-    b: &mut Builder,
-    x: &AssignedValue,
-    bits: u32,
-    w: u32,
-) -> Vec<ScalarWindow> {
-    let digits = fq.range.decompose(b, x, bits, w);
-    digits
-        .into_iter()
-        .enumerate()
-        .map(|(j, digit)| ScalarWindow {
-            digit,
-            offset: w * j as u32,
-            width: w.min(bits - w * j as u32),
-        })
-        .collect()
+    /// `k·P` (the MSM with one point).
+    pub fn scalar_mul(&self, b: &mut Builder, p: &AssignedPoint, k: &Proper<Fq>) -> AssignedPoint {
+        self.msm(b, std::slice::from_ref(p), std::slice::from_ref(k), None)
+    }
+
+    /// `k·base` for a constant `base` (its cached constant window table; no witness point).
+    pub fn fixed_base_mul(
+        &self,
+        b: &mut Builder,
+        k: &Proper<Fq>,
+        base: Secp256k1Affine,
+    ) -> AssignedPoint {
+        self.msm_with_base(b, &[], &[], Some((base, k)))
+    }
 }

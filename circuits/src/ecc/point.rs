@@ -1,13 +1,18 @@
-//! Points and the point operations: load, constant, add_strict, double, neg, select,
-//! assert_equal.
+//! Points and the point operations: load, constant, addition (one or a chained run), doubling,
+//! negation, selection, assert_equal.
+//!
+//! Every formula is a handful of relation blocks (`field::relation`): the affine chord and
+//! tangent formulas with the slope `λ` the new value of a *factor* block (`λ·(x₂ − x₁) ≡ y₂ − y₁`,
+//! with `x₂ ≢ x₁` proven by the `Distinct` gate of the same block) and `x₃`, `y₃` the new values
+//! of *remainder* blocks. The differences and sums of coordinates are folded into the gates.
 
 use ff::Field;
-use halo2curves::secp256k1::{Fp, Fq, Secp256k1Affine};
+use halo2curves::secp256k1::{Fp, Secp256k1Affine};
 use num_bigint::BigUint;
 
 use crate::bigint::modulus;
-use crate::field::{FieldChip, FieldValue, Proper, Reduced};
-use crate::layout::{Builder, Native};
+use crate::field::{FieldChip, FieldValue, Overflowing, Proper, Reduced, Relation};
+use crate::layout::Builder;
 use crate::range::AssignedBit;
 
 /// An affine secp256k1 point proven on the curve (`y² = x³ + 7`) with canonical coordinates.
@@ -28,20 +33,21 @@ impl AssignedPoint {
     }
 }
 
-/// An on-curve point whose y is only range-checked (proper, maybe `≥ p`): the accumulator
-/// of the multiplications. x stays canonical (the next addition's `x₁ ≠ x₂` proof needs it);
-/// y only enters multiplications and differences, where any representative mod p works, so
-/// its `< p` proof (25 cells) is paid once, in [`AccPoint::finish`].
+/// An on-curve point (mod p) whose coordinates are not proven canonical: the accumulator and
+/// table points of the multiplications. `x` is proper (limbs range-checked, `< 2^256`, maybe
+/// `≥ p`): the `Distinct` gate of the next addition needs `x < 2^256`. `y` is any bounded value
+/// (proper, or a lazy `D − y` for a negated table entry): it only enters relations, where any
+/// representative mod p works. Canonical coordinates are proven once, in [`AccPoint::finish`].
 #[derive(Clone, Debug)]
 pub struct AccPoint {
-    pub x: Reduced<Fp>,
-    pub y: Proper<Fp>,
+    pub x: Proper<Fp>,
+    pub y: Overflowing<Fp>,
 }
 
 impl From<AssignedPoint> for AccPoint {
     fn from(p: AssignedPoint) -> Self {
         AccPoint {
-            x: p.x,
+            x: p.x.into(),
             y: p.y.into(),
         }
     }
@@ -56,10 +62,12 @@ impl AccPoint {
         }
     }
 
-    /// Proves y canonical (`assert_canonical`), giving an [`AssignedPoint`].
+    /// Proves both coordinates canonical, giving an [`AssignedPoint`] (the same point).
     pub fn finish(self, chip: &EccChip, b: &mut Builder) -> AssignedPoint {
-        let y = chip.fp.assert_canonical(b, &self.y);
-        AssignedPoint { x: self.x, y }
+        AssignedPoint {
+            x: chip.fp.canonical(b, &self.x),
+            y: chip.fp.canonical(b, &self.y),
+        }
     }
 }
 
@@ -67,38 +75,27 @@ impl AccPoint {
 #[derive(Clone, Debug)]
 pub struct EccChip {
     pub fp: FieldChip<Fp>,
-    pub fq: FieldChip<Fq>,
-    /// Window of [`EccChip::fixed_base_mul`]: the largest configured selection size (see
-    /// `layout::ecc_select_sizes`).
-    pub fixed_window: u32,
-    /// How the MSM selects from its witness-point tables: the dynamic point-table lookup
-    /// (`true`, the default: 8 cells per selection plus `6·2^w` per table) or the one-hot
-    /// indicator block (`false`: `7·2^w + 7` per selection). Both are sound; see `gates.rs`.
-    pub lookup_select: bool,
+    pub fq: FieldChip<halo2curves::secp256k1::Fq>,
 }
 
-/// `y³`-free helpers on native coordinates: the honest witnesses (never panic; a degenerate
-/// input gives a garbage witness that the constraints reject).
+/// The honest slope of a chord (never panics; a degenerate input gives a garbage witness that
+/// the constraints reject).
 fn slope_add(x1: Fp, y1: Fp, x2: Fp, y2: Fp) -> Fp {
     (y2 - y1) * (x2 - x1).invert().unwrap_or(Fp::ZERO)
 }
 
-fn slope_double(x: Fp, y: Fp) -> Fp {
-    (x.square() * Fp::from(3)) * (y.double()).invert().unwrap_or(Fp::ZERO)
+/// A caller-chosen witness for one addition (soundness tests): the slope and/or the result.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AddWitness {
+    pub lambda: Option<Fp>,
+    pub x3: Option<Fp>,
+    pub y3: Option<Fp>,
 }
 
 impl EccChip {
-    pub fn new(fp: FieldChip<Fp>, fq: FieldChip<Fq>) -> Self {
-        let fixed_window = crate::layout::ecc_select_sizes(&fp.range.params)
-            .into_iter()
-            .max()
-            .unwrap_or(0);
-        Self {
-            fp,
-            fq,
-            fixed_window,
-            lookup_select: true,
-        }
+    pub fn new(fp: FieldChip<Fp>, fq: FieldChip<halo2curves::secp256k1::Fq>) -> Self {
+        Self { fp, fq }
     }
 
     /// Loads a witness point; proves canonical coordinates and `y² = x³ + 7` (so never the
@@ -129,20 +126,21 @@ impl EccChip {
         AssignedPoint { x, y }
     }
 
-    /// `y² ≡ x³ + 7 (mod p)`: `x2 = x·x` and `y2 = y·y` (mul blocks, remainders range-checked),
-    /// then `assert_mul_eq(x, x2, y2 − 7)`, which proves `x·x² ≡ y² − 7` (see
-    /// `FieldChip::assert_mul_eq`). With canonical x, y this is the curve equation in `Fp`.
+    /// `y² ≡ x³ + 7 (mod p)` in two relation blocks: `x₂ = x·x` (new value), then
+    /// `y·y − x·x₂ − 7 ≡ 0`. With canonical x, y this is the curve equation in `Fp`.
     pub fn assert_on_curve(&self, b: &mut Builder, x: &Reduced<Fp>, y: &Reduced<Fp>) {
         let x2 = self.fp.mul(b, x, x);
-        let y2 = self.fp.mul(b, y, y);
-        let seven = self.fp.load_constant(b, Fp::from(7));
-        let rhs = self.fp.sub(b, &y2, &seven);
-        self.fp.assert_mul_eq(b, x, &x2, &rhs);
+        self.fp.relation(
+            b,
+            &Relation::product(y, y)
+                .plus_product(-1, x, &x2, None)
+                .constant(-7),
+        );
     }
 
-    /// A constant point: its coordinates are fixed cells (canonical by construction) and it is
-    /// checked on the curve natively here. Panics on the identity or an off-curve value: a
-    /// constant is part of the circuit's definition, never user data.
+    /// A constant point: its coordinates are cached constant cells (canonical by construction)
+    /// and it is checked on the curve natively here. Panics on the identity or an off-curve
+    /// value: a constant is part of the circuit's definition, never user data.
     pub fn constant_point(&self, b: &mut Builder, p: Secp256k1Affine) -> AssignedPoint {
         assert!(
             p.y.square() == p.x.square() * p.x + Fp::from(7),
@@ -154,179 +152,194 @@ impl EccChip {
         }
     }
 
-    /// Proves `x₁ ≠ x₂` for canonical x's: the is-equal block computes
-    /// `s = Σ (x₁ᵢ − x₂ᵢ)²` over the native field (`s < 3·2^176`, no wrap, so `s = 0` iff the
-    /// limbs, hence the integers, are equal) and a bit `z` with `s·inv = 1 − z`, `s·z = 0`;
-    /// `z` is tied to the constant 0, leaving `s·inv = 1`, which has no solution when `s = 0`.
-    /// Canonical coordinates make integer inequality the same as inequality in `Fp`.
-    pub fn assert_x_distinct(&self, b: &mut Builder, x1: &Reduced<Fp>, x2: &Reduced<Fp>) {
-        let z = self.fp.is_equal(b, x1, x2);
-        let zero = b.constant(Native::ZERO);
-        b.constrain_equal(z.cell(), &zero);
-    }
-
-    /// `P + Q`; proves `x_P ≠ x_Q` (so the slope is unique and neither `P = Q` nor `P = −Q`).
-    ///
-    /// With `x_P ≠ x_Q` proven ([`Self::assert_x_distinct`]) and both canonical,
-    /// `x_Q − x_P ≢ 0 (mod p)`, so `assert_mul_eq(λ, x_Q − x_P, y_Q − y_P)` fixes `λ mod p`
-    /// (λ is only range-checked as proper: any representative works). The outputs are witnessed
-    /// with range-checked limbs, `x₃` proven `< p`, and bound by `λ·λ ≡ x₃ + x_P + x_Q` and
-    /// `λ·(x_P − x₃) ≡ y₃ + y_P`; then `y₃` is proven `< p` too. A canonical value is unique
-    /// mod p, so `(x₃, y₃)` is exactly the chord sum, which lies on the curve.
+    /// `P + Q` for canonical points, proving `x_P ≢ x_Q` (so neither `P = Q` nor `P = −Q`);
+    /// the result is proven canonical. See [`Self::add_acc`].
     pub fn add_strict(
         &self,
         b: &mut Builder,
         p: &AssignedPoint,
         q: &AssignedPoint,
     ) -> AssignedPoint {
-        self.add_acc(b, &p.x, &p.y, &q.x, &q.y).finish(self, b)
-    }
-
-    /// The addition of [`Self::add_strict`] on accumulator points (y proper, not canonical).
-    pub fn add_acc(
-        &self,
-        b: &mut Builder,
-        x1: &Reduced<Fp>,
-        y1: &impl FieldValue<Fp>,
-        x2: &Reduced<Fp>,
-        y2: &impl FieldValue<Fp>,
-    ) -> AccPoint {
-        let lam = slope_add(x1.fe(), y1.fe(), x2.fe(), y2.fe());
-        self.add_core(b, x1, y1, x2, y2, lam, None)
-    }
-
-    /// [`Self::add_strict`] with a caller-chosen slope and optionally result: lets soundness
-    /// tests try forged witnesses. Not for circuit code.
-    #[doc(hidden)]
-    pub fn add_with_witness(
-        &self,
-        b: &mut Builder,
-        p: &AssignedPoint,
-        q: &AssignedPoint,
-        lam: Fp,
-        result: Option<(Fp, Fp)>,
-    ) -> AssignedPoint {
-        self.add_core(b, &p.x, &p.y, &q.x, &q.y, lam, result)
+        self.add_acc(b, &p.clone().into(), &q.clone().into())
             .finish(self, b)
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn add_core(
-        &self,
-        b: &mut Builder,
-        x1: &Reduced<Fp>,
-        y1: &impl FieldValue<Fp>,
-        x2: &Reduced<Fp>,
-        y2: &impl FieldValue<Fp>,
-        lam: Fp,
-        result: Option<(Fp, Fp)>,
-    ) -> AccPoint {
-        let (x1v, y1v, x2v) = (x1.fe(), y1.fe(), x2.fe());
-        self.assert_x_distinct(b, x1, x2);
-        let fp = &self.fp;
-        let l = fp.load_proper(b, lam);
-        let dx = fp.sub(b, x2, x1);
-        let dy = fp.sub(b, y2, y1);
-        fp.assert_mul_eq(b, &l, &dx, &dy);
-        let x3v = lam.square() - x1v - x2v;
-        let y3v = lam * (x1v - x3v) - y1v;
-        let (x3v, y3v) = result.unwrap_or((x3v, y3v));
-        self.chord_outputs(b, &l, x1, y1, x2, x3v, y3v)
+    /// `P₁ + P₂` in three relation blocks:
+    ///
+    /// * `λ·(x₂ − x₁) − y₂ + y₁ ≡ 0`, `λ` the new value (factor), with `x₂ ≢ x₁ (mod p)` proven
+    ///   by the `Distinct` gate of that block, so `λ` is unique mod p;
+    /// * `x₃ ≡ λ² − x₁ − x₂` and `y₃ ≡ λ·(x₁ − x₃) − y₁` (new values, remainders).
+    ///
+    /// On-curve inputs with distinct x give exactly the chord sum mod p (on the curve); `x₃`,
+    /// `y₃` are proper (< 2^256), maybe `≥ p`: any representative is the same point.
+    pub fn add_acc(&self, b: &mut Builder, p1: &AccPoint, p2: &AccPoint) -> AccPoint {
+        self.add_acc_with_witness(b, p1, p2, AddWitness::default())
     }
 
-    /// Witnesses `x₃` (canonical) and `y₃` (proper) and proves `λ² ≡ x₃ + x₁ + x₂`,
-    /// `λ·(x₁ − x₃) ≡ y₃ + y₁`.
-    #[allow(clippy::too_many_arguments)]
-    fn chord_outputs(
+    /// [`Self::add_acc`] with caller-chosen witnesses (soundness tests). Not for circuit code.
+    #[doc(hidden)]
+    pub fn add_acc_with_witness(
         &self,
         b: &mut Builder,
-        l: &Proper<Fp>,
-        x1: &Reduced<Fp>,
-        y1: &impl FieldValue<Fp>,
-        x2: &Reduced<Fp>,
-        x3v: Fp,
-        y3v: Fp,
+        p1: &AccPoint,
+        p2: &AccPoint,
+        w: AddWitness,
     ) -> AccPoint {
         let fp = &self.fp;
-        let x3 = fp.load_reduced(b, x3v);
-        let s = fp.add(b, &x3, x1);
-        let s = fp.add(b, &s, x2);
-        fp.assert_mul_eq(b, l, l, &s);
-        let y3 = fp.load_proper(b, y3v);
-        let t = fp.sub(b, x1, &x3);
-        let u = fp.add(b, &y3, y1);
-        fp.assert_mul_eq(b, l, &t, &u);
-        AccPoint { x: x3, y: y3 }
+        let force = |v: Option<Fp>| v.map(|x| crate::bigint::fe_to_big(&x));
+        let lam = fp
+            .relation_with_witness(
+                b,
+                &Relation::factor_times(&p2.x, Some(p1.x.crt()))
+                    .lin(-1, &p2.y)
+                    .lin(1, &p1.y)
+                    .distinct(),
+                force(w.lambda),
+                None,
+            )
+            .expect("a factor relation has a new value");
+        let x3 = fp
+            .relation_with_witness(
+                b,
+                &Relation::product(&lam, &lam)
+                    .lin(-1, &p1.x)
+                    .lin(-1, &p2.x)
+                    .remainder(),
+                force(w.x3),
+                None,
+            )
+            .expect("remainder");
+        let y3 = fp
+            .relation_with_witness(
+                b,
+                &Relation::product(&lam, &p1.x)
+                    .minus(&x3)
+                    .lin(-1, &p1.y)
+                    .remainder(),
+                force(w.y3),
+                None,
+            )
+            .expect("remainder");
+        AccPoint {
+            x: x3,
+            y: y3.into(),
+        }
     }
 
-    /// `2P`. The tangent slope is bound by `λ·2y ≡ 3x²`; `2y ≢ 0` because no on-curve point has
-    /// `y = 0` (n odd), so `λ` is unique mod p. Outputs as in [`Self::add_strict`] with
-    /// `x₂ = x₁`: `λ² ≡ x₃ + 2x`, `λ·(x − x₃) ≡ y₃ + y`.
+    /// `P₀ + T₁ + T₂ + … + T_m` by chained additions: terms are taken in pairs, and the y of
+    /// the sum after the first term of a pair is never witnessed (Eisenträger–Lauter–Montgomery
+    /// style). For a pair, with `P₁ = P₀ + T₁` and `y₁ := λ₁·(x₀ − x₁) − y₀` implicit:
+    ///
+    /// * `λ₁·(x_T₁ − x₀) − y_T₁ + y₀ ≡ 0` (factor, `x_T₁ ≢ x₀` proven), `x₁ ≡ λ₁² − x₀ − x_T₁`;
+    /// * `λ₂·(x_T₂ − x₁) + λ₁·(x₀ − x₁) − y_T₂ − y₀ ≡ 0`, i.e. `λ₂·(x_T₂ − x₁) ≡ y_T₂ − y₁`
+    ///   (factor, `x_T₂ ≢ x₁` proven), `x₂ ≡ λ₂² − x₁ − x_T₂`;
+    /// * `y₂ ≡ λ₂·(x₁ − x₂) − λ₁·(x₀ − x₁) + y₀ = λ₂·(x₁ − x₂) − y₁`.
+    ///
+    /// Each slope is unique mod p given its `Distinct` proof, so `(x₂, y₂)` is exactly
+    /// `P₀ + T₁ + T₂`: five blocks per pair instead of six. An odd last term is one
+    /// [`Self::add_acc`]. A term may be `P₀` itself (e.g. `[T, P₀]` gives `2P₀ + T`).
+    pub fn add_run(&self, b: &mut Builder, start: AccPoint, terms: &[AccPoint]) -> AccPoint {
+        let fp = &self.fp;
+        let mut acc = start;
+        let mut it = terms.chunks(2);
+        for pair in it.by_ref() {
+            let [t1, t2] = match pair {
+                [t1, t2] => [t1, t2],
+                [t] => {
+                    acc = self.add_acc(b, &acc, t);
+                    continue;
+                }
+                _ => unreachable!("chunks(2)"),
+            };
+            let (x0, y0) = (&acc.x, &acc.y);
+            let l1 = fp.new_value(
+                b,
+                &Relation::factor_times(&t1.x, Some(x0.crt()))
+                    .lin(-1, &t1.y)
+                    .lin(1, y0)
+                    .distinct(),
+            );
+            let x1 = fp.new_value(
+                b,
+                &Relation::product(&l1, &l1)
+                    .lin(-1, x0)
+                    .lin(-1, &t1.x)
+                    .remainder(),
+            );
+            let l2 = fp.new_value(
+                b,
+                &Relation::factor_times(&t2.x, Some(x1.crt()))
+                    .plus_product(1, &l1, x0, Some(x1.crt()))
+                    .lin(-1, &t2.y)
+                    .lin(-1, y0)
+                    .distinct(),
+            );
+            let x2 = fp.new_value(
+                b,
+                &Relation::product(&l2, &l2)
+                    .lin(-1, &x1)
+                    .lin(-1, &t2.x)
+                    .remainder(),
+            );
+            let y2 = fp.new_value(
+                b,
+                &Relation::product(&l2, &x1)
+                    .minus(&x2)
+                    .plus_product(-1, &l1, x0, Some(x1.crt()))
+                    .lin(1, y0)
+                    .remainder(),
+            );
+            acc = AccPoint {
+                x: x2,
+                y: y2.into(),
+            };
+        }
+        acc
+    }
+
+    /// `2P` in three relation blocks: `λ·(2y) − 3·x·x ≡ 0` (factor; `2y ≢ 0` because no
+    /// on-curve point has `y = 0`, n being odd, so `λ` is unique mod p), `x₃ ≡ λ² − 2x`,
+    /// `y₃ ≡ λ·(x − x₃) − y`; `2y` is one lazy sum.
+    pub fn double_acc(&self, b: &mut Builder, p: &AccPoint) -> AccPoint {
+        let fp = &self.fp;
+        let y2 = fp.add(b, &p.y, &p.y);
+        let lam = fp.new_value(
+            b,
+            &Relation::factor_times(&y2, None).plus_product(-3, &p.x, &p.x, None),
+        );
+        let x3 = fp.new_value(b, &Relation::product(&lam, &lam).lin(-2, &p.x).remainder());
+        let y3 = fp.new_value(
+            b,
+            &Relation::product(&lam, &p.x)
+                .minus(&x3)
+                .lin(-1, &p.y)
+                .remainder(),
+        );
+        AccPoint {
+            x: x3,
+            y: y3.into(),
+        }
+    }
+
+    /// `2P` for a canonical point, the result proven canonical.
     pub fn double(&self, b: &mut Builder, p: &AssignedPoint) -> AssignedPoint {
-        self.double_acc(b, &p.x, &p.y).finish(self, b)
+        self.double_acc(b, &p.clone().into()).finish(self, b)
     }
 
-    /// [`Self::double`] on an accumulator point.
-    pub fn double_acc(
-        &self,
-        b: &mut Builder,
-        x: &Reduced<Fp>,
-        y: &impl FieldValue<Fp>,
-    ) -> AccPoint {
-        let (xv, yv) = (x.fe(), y.fe());
-        let lam = slope_double(xv, yv);
-        let fp = &self.fp;
-        let l = fp.load_proper(b, lam);
-        let xx = fp.mul(b, x, x);
-        let xx3 = fp.scale(b, &xx, 3);
-        let y2 = fp.add(b, y, y);
-        fp.assert_mul_eq(b, &l, &y2, &xx3);
-        let x3v = lam.square() - xv.double();
-        let y3v = lam * (xv - x3v) - yv;
-        self.chord_outputs(b, &l, x, y, x, x3v, y3v)
+    /// `2A + T` as the chained pair `(A + T) + A` ([`Self::add_run`]): five blocks.
+    pub fn double_and_add_acc(&self, b: &mut Builder, a: &AccPoint, t: &AccPoint) -> AccPoint {
+        self.add_run(b, a.clone(), &[t.clone(), a.clone()])
     }
 
-    /// `2A + T` as `(A + T) + A` without witnessing the middle y (Eisenträger–Lauter–Montgomery):
-    /// `λ₁` is bound as in [`Self::add_strict`] (with `x_A ≠ x_T` proven) and `x₃` of
-    /// `S = A + T` as there; `y_S = λ₁(x_A − x₃) − y_A` stays implicit. With `x₃ ≠ x_A` proven,
-    /// the slope of `S + A` is `λ₂ = (y_A − y_S)/(x_A − x₃) = 2y_A/(x_A − x₃) − λ₁`, bound by
-    /// `(λ₁ + λ₂)·(x_A − x₃) ≡ 2y_A` (unique since `x_A − x₃ ≢ 0`), and the outputs by
-    /// `λ₂² ≡ x₄ + x₃ + x_A`, `λ₂·(x_A − x₄) ≡ y₄ + y_A`: exactly `S + A = 2A + T`. Saves the
-    /// y of `S` and the doubling's `x²` against `double` then `add`.
-    pub fn double_and_add_acc(
-        &self,
-        b: &mut Builder,
-        a: &AccPoint,
-        tx: &Reduced<Fp>,
-        ty: &impl FieldValue<Fp>,
-    ) -> AccPoint {
-        let fp = &self.fp;
-        let (xa, ya, xt, yt) = (a.x.fe(), a.y.fe(), tx.fe(), ty.fe());
-        let l1v = slope_add(xa, ya, xt, yt);
-        self.assert_x_distinct(b, &a.x, tx);
-        let l1 = fp.load_proper(b, l1v);
-        let dx = fp.sub(b, tx, &a.x);
-        let dy = fp.sub(b, ty, &a.y);
-        fp.assert_mul_eq(b, &l1, &dx, &dy);
-        let x3v = l1v.square() - xa - xt;
-        let x3 = fp.load_reduced(b, x3v);
-        let s = fp.add(b, &x3, &a.x);
-        let s = fp.add(b, &s, tx);
-        fp.assert_mul_eq(b, &l1, &l1, &s);
-        self.assert_x_distinct(b, &x3, &a.x);
-        let l2v = ya.double() * (xa - x3v).invert().unwrap_or(Fp::ZERO) - l1v;
-        let l2 = fp.load_proper(b, l2v);
-        let ls = fp.add(b, &l1, &l2);
-        let d = fp.sub(b, &a.x, &x3);
-        let y2 = fp.add(b, &a.y, &a.y);
-        fp.assert_mul_eq(b, &ls, &d, &y2);
-        let x4v = l2v.square() - x3v - xa;
-        let y4v = l2v * (xa - x4v) - ya;
-        self.chord_outputs(b, &l2, &a.x, &a.y, &x3, x4v, y4v)
+    /// `−P = (x, D − y)` lazily (`D ≡ 0 mod p`, limbs bounded): the same x, `y' ≡ −y`.
+    pub fn neg_acc(&self, b: &mut Builder, p: &AccPoint) -> AccPoint {
+        AccPoint {
+            x: p.x.clone(),
+            y: self.fp.neg(b, &p.y),
+        }
     }
 
-    /// `−P = (x, p − y)`: the canonical reduction of the lazy `−y` (`reduce` proves the result
-    /// `< p` and `≡ −y`, unique).
+    /// `−P = (x, p − y)`: the canonical reduction of the lazy `−y` (unique).
     pub fn neg(&self, b: &mut Builder, p: &AssignedPoint) -> AssignedPoint {
         let ny = self.fp.neg(b, &p.y);
         let y = self.fp.reduce(b, &ny);
@@ -351,5 +364,10 @@ impl EccChip {
     pub fn assert_equal(&self, b: &mut Builder, p: &AssignedPoint, q: &AssignedPoint) {
         self.fp.assert_equal(b, &p.x, &q.x);
         self.fp.assert_equal(b, &p.y, &q.y);
+    }
+
+    /// The honest chord slope of two accumulator points (tests and witness helpers).
+    pub fn chord_slope(p1: &AccPoint, p2: &AccPoint) -> Fp {
+        slope_add(p1.x.fe(), p1.y.fe(), p2.x.fe(), p2.y.fe())
     }
 }

@@ -93,21 +93,22 @@ use std::sync::{Arc, Mutex};
 
 use ff::Field;
 use group::Curve;
+use halo2curves::secp256k1::Secp256k1;
 use halo2_proofs::circuit::{Layouter, SimpleFloorPlanner};
 use halo2_proofs::plonk::{Circuit, Column, ConstraintSystem, Error, Instance};
 use halo2curves::secp256k1::{Fp, Fq};
 use num_bigint::BigUint;
 
 use super::challenge::{
-    challenge_as_scalar, challenges_for, cut_challenge, load_challenge_cell, load_challenge_scalar,
+    challenge_as_scalar, challenges_for, cut_challenge, load_challenge_cells, load_challenge_scalar,
     powers, short_coefficients_native, unit_coefficient,
 };
 use super::scalar::{self, NonZeroScalar};
 use super::witness::SignatureWitness;
 use crate::config::CircuitConfig;
-use crate::ecc::{offsets, scalar_windows, EccChip, PointLookupTable, ScalarWindow};
+use crate::ecc::{odd_windows, EccChip, MsmTerm, PointLookupTable, ScalarWindow, WINDOW};
 use crate::field::params::{to_limbs, NUM_LIMBS};
-use crate::field::{FieldChip, FieldValue, Reduced};
+use crate::field::{FieldChip, FieldValue, Overflowing, Proper, Reduced, Relation};
 use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
 use crate::range::RangeChip;
 use crate::test_utils::Mutable;
@@ -229,8 +230,9 @@ pub enum Coefficients {
 struct SigChecked {
     r_table: PointLookupTable,
     q_table: PointLookupTable,
-    neg_u: Reduced<Fq>,
-    neg_v: Reduced<Fq>,
+    h: Reduced<Fq>,
+    r: NonZeroScalar,
+    s: NonZeroScalar,
 }
 
 /// Raw values committed in phase 0 per signature: the limbs of `x(R)`, `y(R)`, `s`.
@@ -266,20 +268,20 @@ fn bind_raw(b: &mut Builder, raw: &[AssignedValue], loaded: &[AssignedValue; NUM
     }
 }
 
-/// `−num/den mod n`, canonical: witness `q`, then `assert_mul_eq(q, den, −num)` (the lazy
-/// negation `D − num ≡ −num`). `den ≢ 0` (its type) and n prime make `q ≡ −num·den⁻¹` the only
-/// solution, `q < n` the only canonical one.
-fn neg_div(
+/// `−z·num/den mod n` (proper) in one relation block: `q·den + z·num ≡ 0`, `q` the new value
+/// (a factor). `den ≢ 0` (its type) and n prime make `q ≡ −z·num·den⁻¹` the only solution mod
+/// n.
+fn neg_scaled_div(
     fq: &FieldChip<Fq>,
     b: &mut Builder,
-    num: &Reduced<Fq>,
+    z: &Overflowing<Fq>,
+    num: &impl FieldValue<Fq>,
     den: &NonZeroScalar,
-) -> Reduced<Fq> {
-    let inv: Fq = Option::from(den.value().fe().invert()).unwrap_or(Fq::ZERO);
-    let q = fq.load_reduced(b, -(num.fe() * inv));
-    let nn = fq.neg(b, num);
-    fq.assert_mul_eq(b, &q, den.value(), &nn);
-    q
+) -> Proper<Fq> {
+    fq.new_value(
+        b,
+        &Relation::factor_times(den.value(), None).plus_product(1, z, num, None),
+    )
 }
 
 /// The checks of one signature (phase 1, see the module doc): loads bound to the raw phase-0
@@ -290,7 +292,6 @@ fn check_signature(
     b: &mut Builder,
     w: &SignatureWitness,
     raw: &[AssignedValue],
-    window: u32,
 ) -> (SigChecked, Vec<AssignedValue>) {
     let fq = &ecc.fq;
     let q = ecc.load_point_xy(b, &w.q.0, &w.q.1);
@@ -306,13 +307,9 @@ fn check_signature(
     bind_raw(b, &raw[NUM_LIMBS..2 * NUM_LIMBS], r_point.y.limbs());
     bind_raw(b, &raw[2 * NUM_LIMBS..], s.value().limbs());
     let r = scalar::x_mod_n(fq, b, &r_point.x);
-    let neg_u = neg_div(fq, b, &h, &s);
-    let neg_v = neg_div(fq, b, r.value(), &s);
-    let (_, c) = offsets();
-    let t = 1usize << window;
-    let r_table = ecc.offset_table_acc(b, &r_point, c, t);
+    let r_table = ecc.odd_table(b, &r_point.clone().into());
     let r_table = ecc.load_lookup_table(b, r_table);
-    let q_table = ecc.offset_table_acc(b, &q, c, t);
+    let q_table = ecc.odd_table(b, &q.clone().into());
     let q_table = ecc.load_lookup_table(b, q_table);
     let mut public = Vec::with_capacity(9);
     public.extend_from_slice(h.limbs());
@@ -322,8 +319,9 @@ fn check_signature(
         SigChecked {
             r_table,
             q_table,
-            neg_u,
-            neg_v,
+            h,
+            r,
+            s,
         },
         public,
     )
@@ -331,7 +329,9 @@ fn check_signature(
 
 impl BatchEcdsaCircuit {
     /// The circuit with short coefficients; `params.challenges` is set to what B needs.
+    /// `window` must be 4 (the window tables hold the 16 odd multiples).
     pub fn new(params: LayoutParams, signatures: Vec<SignatureWitness>, window: u32) -> Self {
+        assert_eq!(window, WINDOW, "the window tables hold 16 odd multiples: window 4");
         Self {
             params,
             signatures,
@@ -480,31 +480,32 @@ impl BatchEcdsaCircuit {
         (b, raw)
     }
 
-    /// The coefficients `zᵢ` for the challenge values `cs` (phase 1): windows of `zᵢ` (for the
-    /// `Rᵢ` terms) and `zᵢ` as canonical scalars.
+    /// The coefficients `zᵢ` for the challenge values `cs` (phase 1): the signed-odd windows
+    /// of `zᵢ` (for the `Rᵢ` terms) and `zᵢ` as an `Fq` operand.
     fn coefficient_cells(
         &self,
         fq: &FieldChip<Fq>,
         b: &mut Builder,
         cs: &[Native],
-    ) -> (Vec<Vec<ScalarWindow>>, Vec<Reduced<Fq>>) {
+    ) -> (Vec<Vec<ScalarWindow>>, Vec<Overflowing<Fq>>) {
         let n = self.signatures.len();
-        let w = self.window;
         let c = |j: usize| cs.get(j).copied().unwrap_or(Native::ONE);
         match self.coefficients {
             Coefficients::Powers => {
                 let ch = load_challenge_scalar(fq, b, c(0));
                 let pw = powers(fq, b, &ch.t, n);
-                let wins = pw.iter().map(|p| scalar_windows(fq, b, p, w)).collect();
-                (wins, pw)
+                let wins = pw
+                    .iter()
+                    .map(|p| odd_windows(fq, b, &p.clone().into()))
+                    .collect();
+                (wins, pw.into_iter().map(Overflowing::from).collect())
             }
             Coefficients::Short => {
-                let cells: Vec<AssignedValue> = (0..self.params.num_challenges())
-                    .map(|j| load_challenge_cell(b, j, c(j)))
-                    .collect();
-                let mut z = vec![unit_coefficient(fq, b, w)];
+                let vals: Vec<Native> = (0..self.params.num_challenges()).map(c).collect();
+                let cells = load_challenge_cells(b, &vals);
+                let mut z = vec![unit_coefficient(fq, b)];
                 for cell in &cells {
-                    z.extend(cut_challenge(fq, b, cell, w));
+                    z.extend(cut_challenge(fq, b, cell));
                 }
                 z.truncate(n);
                 z.into_iter().map(|x| (x.windows, x.scalar)).unzip()
@@ -540,30 +541,33 @@ impl BatchEcdsaCircuit {
             .iter()
             .zip(raw.chunks(RAW_CELLS_PER_SIGNATURE))
         {
-            let (s, p) = check_signature(ecc, &mut b, w, raw, self.window);
+            let (s, p) = check_signature(ecc, &mut b, w, raw);
             sigs.push(s);
             public.extend(p);
         }
-        let mut g_scalar = sigs[0].neg_u.clone();
-        let mut q_scalars = vec![sigs[0].neg_v.clone()];
-        for (i, s) in sigs.iter().enumerate().skip(1) {
-            let cv = fq.mul(&mut b, &z[i], &s.neg_v);
-            q_scalars.push(fq.assert_canonical(&mut b, &cv));
-            let cu = fq.mul(&mut b, &z[i], &s.neg_u);
-            let sum = fq.add(&mut b, &g_scalar, &cu);
-            g_scalar = fq.reduce(&mut b, &sum);
+        // Scalars: Qᵢ gets −zᵢ·rᵢ/sᵢ, G gets Σ −zᵢ·hᵢ/sᵢ (one block per term, one to add).
+        let mut q_scalars = Vec::with_capacity(sigs.len());
+        let mut g_scalar: Option<Proper<Fq>> = None;
+        for (s, zi) in sigs.iter().zip(z.iter()) {
+            q_scalars.push(neg_scaled_div(fq, &mut b, zi, s.r.value(), &s.s));
+            let wu = neg_scaled_div(fq, &mut b, zi, &s.h, &s.s);
+            g_scalar = Some(match g_scalar {
+                None => wu,
+                Some(g) => fq.new_value(&mut b, &Relation::linear().lin(1, &g).lin(1, &wu).remainder()),
+            });
         }
-        let w = self.window;
-        let mut tables: Vec<&PointLookupTable> = Vec::with_capacity(2 * sigs.len());
-        let mut wins = Vec::with_capacity(2 * sigs.len());
-        for ((i, s), zw) in sigs.iter().enumerate().zip(z_wins) {
-            tables.push(&s.r_table);
-            wins.push(zw);
-            tables.push(&s.q_table);
-            wins.push(scalar_windows(fq, &mut b, &q_scalars[i], w));
+        let g_scalar = g_scalar.expect("a batch has a signature");
+        let q_wins: Vec<Vec<ScalarWindow>> = q_scalars.iter().map(|k| odd_windows(fq, &mut b, k)).collect();
+        let g_wins = odd_windows(fq, &mut b, &g_scalar);
+        let g_table = ecc.constant_odd_table(&mut b, Secp256k1::generator().to_affine());
+        let mut terms: Vec<MsmTerm<'_>> = Vec::with_capacity(2 * sigs.len() + 1);
+        for ((s, zw), qw) in sigs.iter().zip(z_wins.iter()).zip(q_wins.iter()) {
+            terms.push((&s.r_table, zw.as_slice()));
+            terms.push((&s.q_table, qw.as_slice()));
         }
-        let g_wins = scalar_windows(fq, &mut b, &g_scalar, w);
-        let (acc, off) = ecc.msm_lookup_tables_raw(&mut b, &tables, &wins, Some(&g_wins), w);
+        terms.push((&g_table, g_wins.as_slice()));
+        let (acc, off) = ecc.msm_tables(&mut b, &terms);
+        let acc = acc.finish(ecc, &mut b);
         let expect = ecc.constant_point(&mut b, off.to_affine());
         ecc.assert_equal(&mut b, &acc, &expect);
         (b, public)

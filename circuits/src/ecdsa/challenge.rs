@@ -1,5 +1,7 @@
-//! The batch challenge `t` inside the circuit: the proof system's challenge (drawn after the
-//! first-phase advice is committed) as a canonical `Fq` scalar, and its powers `tⁱ`.
+//! The batch challenges inside the circuit: the proof system's challenges (drawn after the
+//! first-phase advice is committed) pinned to cells, cut into short odd coefficients
+//! (the default, [`cut_challenge`]), or one of them as a canonical `Fq` scalar `t` and its
+//! powers `tⁱ` ([`load_challenge_scalar`], [`powers`]).
 //!
 //! **Binding to the transcript.** [`load_challenge_scalar`] puts one cell under the
 //! `Challenge` gate (`x0 = c`, see `config::configure_challenge_gate`), so that cell *is* the
@@ -21,10 +23,10 @@ use halo2curves::secp256k1::Fq;
 use num_bigint::BigUint;
 
 use crate::bigint::{big_to_fe, fe_to_big, pow2};
-use crate::ecc::{native_windows, ScalarWindow};
+use crate::ecc::{odd_windows_short, ScalarWindow};
 use crate::field::params::LIMB_BITS;
-use crate::field::{CrtInt, FieldChip, Reduced};
-use crate::layout::{AssignedValue, Builder, GateKind, Native};
+use crate::field::{CrtInt, FieldChip, Overflowing, Reduced};
+use crate::layout::{AssignedValue, Builder, GateKind, Native, CHALLENGES_PER_GATE, MAIN_COLS};
 
 /// How many integers in `[0, n)` share one residue mod r (`⌈n / r⌉`): the factor on the error
 /// bound that comes from not proving `T < r` (see the module doc).
@@ -48,7 +50,7 @@ pub fn load_challenge_scalar(fq: &FieldChip<Fq>, b: &mut Builder, c: Native) -> 
         b.phase >= 1,
         "the challenge is only usable in a later phase"
     );
-    let cell = load_challenge_cell(b, 0, c);
+    let cell = load_challenge_cells(b, &[c])[0];
     // c < r < n, so the integer value of c is already a canonical Fq element.
     let t = fq.load_reduced(b, big_to_fe::<Fq>(&fe_to_big(&c)));
     let l = t.limbs();
@@ -75,39 +77,46 @@ pub fn load_challenge_scalar(fq: &FieldChip<Fq>, b: &mut Builder, c: Native) -> 
     ChallengeScalar { cell, t }
 }
 
-/// The cell of challenge `j` (value `c`, any value while it is unknown): one row on lane 0
-/// under the `Challenge(j)` gate, so the cell equals the proof system's j-th challenge. Panics
-/// if `b` is a first-phase builder (a construction error).
-pub fn load_challenge_cell(b: &mut Builder, j: usize, c: Native) -> AssignedValue {
+/// The cells of the challenges `cs` (values read from `layouter.get_challenge`; any values
+/// while they are unknown): challenge `j` at main column `j mod 4`, `j / 4` rows below the row
+/// of its `Challenge(j / 16)` gate, on lane 0, so each cell equals the proof system's j-th
+/// challenge. Panics if `b` is a first-phase builder (a construction error).
+pub fn load_challenge_cells(b: &mut Builder, cs: &[Native]) -> Vec<AssignedValue> {
     assert!(
         b.phase >= 1,
-        "the challenge is only usable in a later phase"
+        "the challenges are only usable in a later phase"
     );
-    let row = b.new_rows_in_lane(0, 1);
-    b.enable(GateKind::Challenge(j), row);
-    b.assign(row, 0, c)
+    let mut out = Vec::with_capacity(cs.len());
+    for (k, block) in cs.chunks(CHALLENGES_PER_GATE).enumerate() {
+        let rows = block.len().div_ceil(MAIN_COLS) as u32;
+        let row = b.new_rows_in_lane(0, rows);
+        b.enable(GateKind::Challenge(k), row);
+        for (j, c) in block.iter().enumerate() {
+            out.push(b.assign(row + (j / MAIN_COLS) as u32, j % MAIN_COLS, *c));
+        }
+    }
+    out
 }
 
-/// Bits of the low coefficient cut from a challenge (`c mod 2^126`).
-pub const COEF_LO_BITS: u32 = 126;
-/// Bits of the high coefficient cut from a challenge (`⌊c / 2^126⌋ < 2^127.6`).
-pub const COEF_HI_BITS: u32 = 128;
+/// Bits of each half cut from a challenge: `lo = c mod 2^127`, `hi = ⌊c / 2^127⌋ < 2^126.6`.
+pub const COEF_BITS: u32 = 127;
 
-/// A short batch coefficient `z < 2^bits` (`bits ≤ 128`): its native cell, its `w`-bit windows
-/// (which prove `z < 2^bits`) and `z` as a canonical `Fq` scalar equal to the same integer.
+/// A short odd batch coefficient `z = 2·lo + 1` with `lo < 2^127`: the cell of `lo`, the
+/// signed-odd windows of `z` (which prove `lo < 2^127`) and `z` as an `Fq` operand (limbs
+/// `2·l₀ + 1`, `2·l₁`, 0 of `lo = l₀ + 2^88·l₁`, exactly the integer z).
 #[derive(Clone, Debug)]
 pub struct ShortCoefficient {
     pub cell: AssignedValue,
     pub bits: u32,
     pub windows: Vec<ScalarWindow>,
-    pub scalar: Reduced<Fq>,
+    pub scalar: Overflowing<Fq>,
 }
 
-/// `z` (the cell `x`, already proven `< 2^bits`, `88 < bits ≤ 128`) as a canonical `Fq`
-/// scalar: limbs `l₀ < 2^88` and `l₁ < 2^(bits−88)` range-checked, `l₂` the constant 0, and
-/// `l₀ + 2^88·l₁ = x` natively. The integer `l₀ + 2^88·l₁ < 2^128 < r` equals `x` (both are
-/// `< r` and agree mod r), so the scalar is exactly `z` (and `< n`).
-fn short_scalar(fq: &FieldChip<Fq>, b: &mut Builder, x: &AssignedValue, bits: u32) -> Reduced<Fq> {
+/// `z = 2·x + 1` (for the cell `x`, proven `< 2^bits` elsewhere, `88 < bits ≤ 127`) as an `Fq`
+/// operand: limbs `l₀ < 2^88` and `l₁ < 2^(bits−88)` range-checked with `l₀ + 2^88·l₁ = x`
+/// natively (the integer `l₀ + 2^88·l₁ < 2^127 < r` equals `x`, both `< r` and equal mod r),
+/// then the limbs `2·l₀ + 1`, `2·l₁` and the constant 0: exactly the integer z (`< 2^128 < n`).
+fn odd_scalar(fq: &FieldChip<Fq>, b: &mut Builder, x: &AssignedValue, bits: u32) -> Overflowing<Fq> {
     let v = fe_to_big(&x.value);
     let mask = (BigUint::from(1u8) << LIMB_BITS) - 1u32;
     let l0 = fq
@@ -116,40 +125,34 @@ fn short_scalar(fq: &FieldChip<Fq>, b: &mut Builder, x: &AssignedValue, bits: u3
     let l1 = fq
         .range
         .load_checked(b, big_to_fe::<Native>(&(&v >> LIMB_BITS)), bits - LIMB_BITS);
-    let sum = fq.range.lin(
-        b,
-        Some(&l0),
-        Some(&l1),
-        Native::ONE,
-        pow2(LIMB_BITS),
-        Native::ZERO,
-        Native::ZERO,
-    );
+    let (one, zero) = (Native::ONE, Native::ZERO);
+    let sum = fq
+        .range
+        .lin(b, Some(&l0), Some(&l1), one, pow2(LIMB_BITS), zero, zero);
     b.constrain_equal(&sum, x);
-    let l2 = b.constant(Native::ZERO);
-    let one = BigUint::from(1u8);
-    Reduced::wrap(CrtInt {
-        limbs: [l0, l1, l2],
-        value: v,
+    let two = Native::from(2u64);
+    let z0 = fq.range.lin(b, Some(&l0), None, two, zero, zero, one);
+    let z1 = fq.range.lin(b, Some(&l1), None, two, zero, zero, zero);
+    let z2 = b.constant(zero);
+    let one_b = BigUint::from(1u8);
+    let z = BigUint::from(2u8) * &v + 1u32;
+    Overflowing::wrap(CrtInt {
+        limbs: [z0, z1, z2],
+        value: z,
         max_limbs: [
-            (&one << LIMB_BITS) - 1u32,
-            (&one << (bits - LIMB_BITS)) - 1u32,
+            (&one_b << (LIMB_BITS + 1)) - 1u32,
+            (&one_b << (bits - LIMB_BITS + 1)) - 2u32,
             BigUint::from(0u8),
         ],
     })
 }
 
-/// A free cell `< 2^bits` with its windows and scalar (the windows' range rows prove the bound).
-fn short_coefficient(
-    fq: &FieldChip<Fq>,
-    b: &mut Builder,
-    v: &BigUint,
-    bits: u32,
-    w: u32,
-) -> ShortCoefficient {
+/// A free cell `lo < 2^bits` with the windows and operand of `z = 2·lo + 1` (the windows'
+/// range rows prove the bound).
+fn short_coefficient(fq: &FieldChip<Fq>, b: &mut Builder, v: &BigUint, bits: u32) -> ShortCoefficient {
     let cell = fq.range.load_witness(b, big_to_fe::<Native>(v));
-    let windows = native_windows(fq, b, &cell, bits, w);
-    let scalar = short_scalar(fq, b, &cell, bits);
+    let windows = odd_windows_short(fq, b, &cell, bits);
+    let scalar = odd_scalar(fq, b, &cell, bits);
     ShortCoefficient {
         cell,
         bits,
@@ -158,25 +161,21 @@ fn short_coefficient(
     }
 }
 
-/// The two short coefficients cut from a challenge cell `c` (see [`super::batch`] for the
-/// soundness argument): `lo = c mod 2^126`, `hi = ⌊c / 2^126⌋`, as the **canonical** cut:
-/// `lo < 2^126` and `hi < 2^128` (their windows), `lo + 2^126·hi = c` natively, and
-/// `lo + 2^126·hi ≤ r − 1` as integers: with `r − 1 = r_hi·2^126 + r_lo'` (`r_lo' < 2^126`) and a
-/// borrow bit β, `d_lo = r_lo' − lo + β·2^126 ∈ [0, 2^126)` and `d_hi = r_hi − hi − β ∈ [0, 2^128)`
-/// (range-checked), whose sum `d_lo + 2^126·d_hi = r − 1 − (lo + 2^126·hi) ≥ 0`. Each `d` is the
-/// exact integer (|value| < 2^129 ≪ r), so the integer `lo + 2^126·hi` lies in `[0, r)` and
-/// equals `c`: the prover has no choice of `(lo, hi)`.
-pub fn cut_challenge(
-    fq: &FieldChip<Fq>,
-    b: &mut Builder,
-    c: &AssignedValue,
-    w: u32,
-) -> [ShortCoefficient; 2] {
+/// The two short coefficients `2·lo + 1`, `2·hi + 1` cut from a challenge cell `c` (see
+/// [`super::batch`] for the soundness argument): `lo = c mod 2^127`, `hi = ⌊c / 2^127⌋`, as the
+/// **canonical** cut: `lo, hi < 2^127` (their windows), `lo + 2^127·hi = c` natively, and
+/// `lo + 2^127·hi ≤ r − 1` as integers: with `r − 1 = r_hi·2^127 + r_lo'` (`r_lo' < 2^127`) and
+/// a borrow bit β, `d_lo = r_lo' − lo + β·2^127 ∈ [0, 2^127)` and
+/// `d_hi = r_hi − hi − β ∈ [0, 2^127)` (range-checked), whose sum
+/// `d_lo + 2^127·d_hi = r − 1 − (lo + 2^127·hi) ≥ 0`. Each `d` is the exact integer
+/// (`|value| < 2^129 ≪ r`), so the integer `lo + 2^127·hi` lies in `[0, r)` and equals `c`: the
+/// prover has no choice of `(lo, hi)`.
+pub fn cut_challenge(fq: &FieldChip<Fq>, b: &mut Builder, c: &AssignedValue) -> [ShortCoefficient; 2] {
     let cv = fe_to_big(&c.value);
     let one = BigUint::from(1u8);
-    let lo_v = &cv & ((&one << COEF_LO_BITS) - 1u32);
-    let hi_v = &cv >> COEF_LO_BITS;
-    cut_challenge_as(fq, b, c, w, &lo_v, &hi_v)
+    let lo_v = &cv & ((&one << COEF_BITS) - 1u32);
+    let hi_v = &cv >> COEF_BITS;
+    cut_challenge_as(fq, b, c, &lo_v, &hi_v)
 }
 
 /// [`cut_challenge`] with caller-chosen witnesses `lo`, `hi` (soundness tests: e.g. the cut of
@@ -186,27 +185,26 @@ pub fn cut_challenge_as(
     fq: &FieldChip<Fq>,
     b: &mut Builder,
     c: &AssignedValue,
-    w: u32,
     lo_v: &BigUint,
     hi_v: &BigUint,
 ) -> [ShortCoefficient; 2] {
     let one = BigUint::from(1u8);
-    let lo = short_coefficient(fq, b, lo_v, COEF_LO_BITS, w);
-    let hi = short_coefficient(fq, b, hi_v, COEF_HI_BITS, w);
+    let lo = short_coefficient(fq, b, lo_v, COEF_BITS);
+    let hi = short_coefficient(fq, b, hi_v, COEF_BITS);
     let (zero, one_n) = (Native::ZERO, Native::ONE);
     let sum = fq.range.lin(
         b,
         Some(&lo.cell),
         Some(&hi.cell),
         one_n,
-        pow2(COEF_LO_BITS),
+        pow2(COEF_BITS),
         zero,
         zero,
     );
     b.constrain_equal(&sum, c);
     let rm1 = crate::bigint::modulus::<Native>() - 1u32;
-    let r_lo = &rm1 & ((&one << COEF_LO_BITS) - 1u32);
-    let r_hi = &rm1 >> COEF_LO_BITS;
+    let r_lo = &rm1 & ((&one << COEF_BITS) - 1u32);
+    let r_hi = &rm1 >> COEF_BITS;
     let borrow = *lo_v > r_lo;
     let beta = fq.range.load_bit(b, borrow);
     let d_lo = fq.range.lin(
@@ -214,11 +212,11 @@ pub fn cut_challenge_as(
         Some(&lo.cell),
         Some(beta.cell()),
         -one_n,
-        pow2(COEF_LO_BITS),
+        pow2(COEF_BITS),
         zero,
         big_to_fe::<Native>(&r_lo),
     );
-    fq.range.range_check(b, &d_lo, COEF_LO_BITS);
+    fq.range.range_check(b, &d_lo, COEF_BITS);
     let d_hi = fq.range.lin(
         b,
         Some(&hi.cell),
@@ -228,46 +226,46 @@ pub fn cut_challenge_as(
         zero,
         big_to_fe::<Native>(&r_hi),
     );
-    fq.range.range_check(b, &d_hi, COEF_HI_BITS);
+    fq.range.range_check(b, &d_hi, COEF_BITS);
     [lo, hi]
 }
 
-/// The coefficient 1 (of the first signature) as a short coefficient: one 1-bit window.
-pub fn unit_coefficient(fq: &FieldChip<Fq>, b: &mut Builder, w: u32) -> ShortCoefficient {
-    let cell = b.constant(Native::ONE);
-    let windows = native_windows(fq, b, &cell, 1, w);
-    let scalar = fq.load_constant(b, Fq::ONE);
+/// The coefficient 1 of the first signature: `lo = 0` (a constant cell), one window of index 8
+/// (digit +1), and the constant 1.
+pub fn unit_coefficient(fq: &FieldChip<Fq>, b: &mut Builder) -> ShortCoefficient {
+    let cell = b.constant(Native::ZERO);
+    let windows = odd_windows_short(fq, b, &cell, 3);
+    let scalar = fq.load_constant(b, Fq::ONE).into();
     ShortCoefficient {
         cell,
-        bits: 1,
+        bits: 3,
         windows,
         scalar,
     }
 }
 
-/// The batch coefficients natively, as the circuit derives them from the challenges:
-/// `z₀ = 1`, then `lo(c₀), hi(c₀), lo(c₁), …` (first `count`).
+/// The short coefficients natively, in circuit order: `z₀ = 1`, then `2·lo + 1`, `2·hi + 1` of
+/// each challenge (`lo = c mod 2^127`, `hi = ⌊c / 2^127⌋`), truncated to `count`.
 pub fn short_coefficients_native(challenges: &[Native], count: usize) -> Vec<Fq> {
     let mut out = vec![Fq::ONE];
     for c in challenges {
         let v = fe_to_big(c);
-        out.push(big_to_fe::<Fq>(
-            &(&v & ((BigUint::from(1u8) << COEF_LO_BITS) - 1u32)),
-        ));
-        out.push(big_to_fe::<Fq>(&(&v >> COEF_LO_BITS)));
+        let lo = &v & ((BigUint::from(1u8) << COEF_BITS) - 1u32);
+        let hi = &v >> COEF_BITS;
+        for h in [lo, hi] {
+            out.push(big_to_fe::<Fq>(&(BigUint::from(2u8) * h + 1u32)));
+        }
     }
     out.truncate(count);
     out
 }
 
-/// Challenges needed for `b` signatures with short coefficients: two coefficients per
-/// challenge, the first signature's coefficient is 1 (at least one challenge).
+/// Challenges a batch of `b` signatures needs: two coefficients per challenge after `z₀ = 1`.
 pub fn challenges_for(b: usize) -> usize {
     b.saturating_sub(1).div_ceil(2).max(1)
 }
 
-/// `[1, t, t², …, t^(count−1)]` as canonical scalars: `t⁰` is the constant 1 (fixed), each
-/// further power one multiplication and one canonicalisation (93 cells).
+/// `1, t, t², …, t^(count−1)` as canonical scalars (`count − 2` mul blocks, each proven `< n`).
 pub fn powers(
     fq: &FieldChip<Fq>,
     b: &mut Builder,
@@ -291,7 +289,8 @@ pub fn powers(
     out
 }
 
-/// The native value of a challenge as an `Fq` scalar (its integer value, `< r < n`).
+/// The native value of the challenge `c` as the `Fq` scalar the circuit uses (`T = c`, the
+/// honest representative; tests).
 pub fn challenge_as_scalar(c: Native) -> Fq {
     let mut le = [0u8; 64];
     le[..32].copy_from_slice(c.to_repr().as_ref());

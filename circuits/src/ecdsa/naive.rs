@@ -74,7 +74,6 @@ pub fn verify_signature(
     ecc: &EccChip,
     b: &mut Builder,
     w: &SignatureWitness,
-    window: u32,
 ) -> Vec<AssignedValue> {
     let fq = &ecc.fq;
     let q = ecc.load_point_xy(b, &w.q.0, &w.q.1);
@@ -89,13 +88,7 @@ pub fn verify_signature(
     let r = scalar::x_mod_n(fq, b, &r_point.x);
     let u = scalar::div(fq, b, &h, &s);
     let v = scalar::div(fq, b, r.value(), &s);
-    let p = ecc.msm(
-        b,
-        std::slice::from_ref(&q),
-        std::slice::from_ref(&v),
-        Some(&u),
-        window,
-    );
+    let p = ecc.msm(b, std::slice::from_ref(&q), std::slice::from_ref(&v), Some(&u));
     ecc.assert_equal(b, &p, &r_point);
     let mut public = Vec::with_capacity(9);
     public.extend_from_slice(h.limbs());
@@ -106,6 +99,11 @@ pub fn verify_signature(
 
 impl NaiveEcdsaCircuit {
     pub fn new(params: LayoutParams, signatures: Vec<SignatureWitness>, window: u32) -> Self {
+        assert_eq!(
+            window,
+            crate::ecc::WINDOW,
+            "the window tables hold 16 odd multiples: window 4"
+        );
         Self {
             params,
             signatures,
@@ -148,7 +146,7 @@ impl NaiveEcdsaCircuit {
         let ecc = self.chip();
         let mut public = Vec::with_capacity(9 * self.signatures.len());
         for w in &self.signatures {
-            public.extend(verify_signature(&ecc, &mut b, w, self.window));
+            public.extend(verify_signature(&ecc, &mut b, w));
         }
         (b, public)
     }

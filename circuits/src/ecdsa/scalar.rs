@@ -13,7 +13,7 @@ use num_traits::One;
 
 use crate::bigint::{big_to_fe, fe_to_big, modulus, native, pow2};
 use crate::field::params::{to_limbs, LIMB_BITS};
-use crate::field::{FieldChip, FieldError, FieldValue, Reduced};
+use crate::field::{FieldChip, FieldError, FieldValue, Proper, Reduced};
 use crate::layout::{AssignedValue, Builder, Native};
 use crate::range::AssignedBit;
 
@@ -65,21 +65,18 @@ pub fn load_canonical_scalar(
     Ok(fq.assert_canonical(b, &x))
 }
 
-/// `num / den mod n` as a canonical scalar: witness `q` (canonical), then
-/// `assert_mul_eq(q, den, num)`, i.e. `q·den ≡ num (mod n)`. Since `den ≢ 0` is proven (its
-/// type) and n is prime, `q ≡ num·den⁻¹` is the only solution mod n, and `q < n` makes it the
-/// only canonical one. Cost: load + canonical (45) + `assert_mul_eq` (51) = 96 cells, against
-/// 139 for the chip's `div` followed by 25 more for canonicalisation.
+/// `num / den mod n` as a proper scalar: one relation block `q·den − num ≡ 0 (mod n)` with `q`
+/// the new value (`FieldChip::div_by_nonzero`). Since `den ≢ 0` is proven (its type) and n is
+/// prime, `q ≡ num·den⁻¹` is the only solution mod n; `q` is proper (limbs range-checked,
+/// maybe `≥ n`), which is all the MSM's recoding needs (any representative gives the same
+/// point).
 pub fn div(
     fq: &FieldChip<Fq>,
     b: &mut Builder,
-    num: &Reduced<Fq>,
+    num: &impl FieldValue<Fq>,
     den: &NonZeroScalar,
-) -> Reduced<Fq> {
-    let inv: Fq = Option::from(den.0.fe().invert()).unwrap_or(Fq::ZERO);
-    let q = fq.load_reduced(b, num.fe() * inv);
-    fq.assert_mul_eq(b, &q, &den.0, num);
-    q
+) -> Proper<Fq> {
+    fq.div_by_nonzero(b, num, den.value())
 }
 
 /// `r = x mod n` for the canonical x-coordinate `x ∈ [0, p)` of the nonce point R, proven

@@ -51,12 +51,23 @@ impl<P: PrimeField> FieldChip<P> {
     /// A chip for `P` whose multiplication gate was registered as `Mul(mul_gate)` (the
     /// position of `P`'s modulus in `CircuitConfig::configure`'s list).
     pub fn new(range: RangeChip, mul_gate: usize) -> Self {
-        let needed = super::params::CARRY_BITS.div_ceil(range.params.lookup_bits) as usize + 1;
+        let l = range.params.lookup_bits;
+        let needed = super::params::CARRY_BITS.div_ceil(l) as usize;
         assert!(
             range.params.lookup_cols >= needed,
-            "the field chip needs {needed} lookup columns for one-row limb checks at L = {}",
-            range.params.lookup_bits
+            "the field chip needs {needed} lookup columns for one-row limb checks at L = {l}"
         );
+        // One row per limb or carry: a partial top chunk needs its own table section unless a
+        // spare column holds its shifted copy.
+        for bits in [LIMB_BITS, TOP_LIMB_BITS, super::params::CARRY_BITS] {
+            let s = bits % l;
+            assert!(
+                s == 0
+                    || range.params.window_tag(s).is_some()
+                    || range.params.lookup_cols >= bits.div_ceil(l) as usize + 1,
+                "no table section for the {s}-bit top chunk of a {bits}-bit limb"
+            );
+        }
         Self {
             range,
             p: modulus::<P>(),
@@ -330,6 +341,17 @@ impl<P: PrimeField> FieldChip<P> {
         let bound = &self.p - 1u32;
         self.less_eq_block(b, x.crt(), &bound);
         Reduced::wrap(x.inner.clone())
+    }
+
+    /// The canonical form of any value: `assert_canonical` when its limbs are within the
+    /// proper bounds (88/88/80 bits, as a remainder or a loaded value), else [`Self::reduce`].
+    pub fn canonical(&self, b: &mut Builder, x: &impl FieldValue<P>) -> Reduced<P> {
+        let c = x.crt();
+        if c.max_limbs.iter().zip(proper_max().iter()).all(|(m, p)| m <= p) {
+            self.assert_canonical(b, &Proper::wrap(c.clone()))
+        } else {
+            self.reduce(b, x)
+        }
     }
 
     /// The less-or-equal block for `x ≤ bound` (`bound < 2^256`, `x` proper).

@@ -24,62 +24,137 @@ fn constant(x: Native) -> Expression<Native> {
     Expression::Constant(x)
 }
 
-/// Adds the field gates for one column group; `moduli[i]` gets the gate `Mul(i)`.
+/// Adds the field gates for one column group; `moduli[i]` gets the gates `Rel(i)` and
+/// `RelV(i)`, and `moduli[0]` the `Distinct` gate.
 ///
-/// **Mul block** (`3·N` rows; column 0 holds `q_0..q_(N−1)`, `r_0..r_(N−1)`, the offset
-/// carries `c'_0..c'_(N−1)`, each in its own range row except r in `assert_mul_eq`, where r's
-/// cells are copies of an existing value; column 1 rows `0..N` holds copies of `a`, rows
-/// `N..2N` copies of `b`; fixed γ at rows `N..2N` is 0 for a product and the limbs of a multiple
-/// D of p for `assert_mul_eq`). With `c_k = c'_k − 2^(CARRY_BITS−1)`, `c_(−1) = 0` and
-/// `ρ_k = r_k − γ_k`, for `k < N`:
+/// **Relation block** (`3·N = 9` rows, see `field::relation`). Column 0: the quotient limbs
+/// `Q` (rows 0–2), the block's new value `V` (rows 3–5) and the offset carries `c'` (rows
+/// 6–8), each the value cell of a range row (chunks in the looked-up columns of its row).
+/// Columns 1–3, three limbs per slot (rows 0–2, 3–5, 6–8): `A₁ B₁ C₁` (column 1), `A₂ B₂ C₂`
+/// (column 2), `L₁ L₂ W` (column 3; `W` a single cell at row 6). Fixed at row 0: `α` (alpha),
+/// `β` (beta), `μ` (mu); fixed γ at rows 0–2: the limbs of the quotient offset `K`, at rows
+/// 3–5: the (signed) limbs of the constant `C`. With `c_k = c'_k − 2^(CARRY_BITS−1)`,
+/// `c_(−1) = 0` and the limb convolution `(X ⊛ Y)_k = Σ_(i+j=k) X_i·Y_j`, for `k < N`:
 ///
-/// `Σ_(i+j=k) a_i·b_j − Σ_(i+j=k) q_i·p_j − ρ_k + c_(k−1) − 2^88·c_k = 0`
+/// `e_k = (A₁ ⊛ (B₁ − C₁))_k + α·(A₂ ⊛ (B₂ − C₂))_k + β·L₁_k + μ·L₂_k − V_k + C_k − ((Q − K) ⊛ p)_k`,
+/// `e_k + c_(k−1) − 2^88·c_k = 0`,
 ///
-/// and, on the native values `A = Σ a_i·2^(88 i) mod r` (likewise B, Q, Ρ):
-/// `A·B − Q·(p mod r) − Ρ = 0`. See `FieldChip::mul` for why this proves `a·b = q·p + ρ`.
+/// and on the native values (`X̂ = Σ X_i·2^(88 i) mod r`):
+/// `Â₁·(B̂₁ − Ĉ₁) + α·Â₂·(B̂₂ − Ĉ₂) + β·L̂₁ + μ·L̂₂ − V̂ + Ĉ − (Q̂ − K̂)·(p mod r) = 0`.
+///
+/// `RelV(i)` is the same with `A₁ := V` (the new value is the first factor) and no `−V` term.
+/// (A relation without a new value leaves the V rows unassigned, i.e. 0.) Why these prove the
+/// relation over the integers, and the bounds they need: `FieldChip::relation`.
+///
+/// **Distinct** (modulus 0, on the row of a relation block): with `D = B̂₁ − Ĉ₁`,
+/// `W·D·(D − p)·(D + p) = 1`. For `B₁, C₁ < 2^256` the integer `B₁ − C₁` lies in
+/// `(−2^256, 2^256)`, so it is `≡ 0 (mod p)` only if it is `0`, `p` or `−p`; each makes a factor
+/// `≡ 0 (mod r)` and the gate unsatisfiable. So the gate proves `B₁ ≢ C₁ (mod p)`.
 pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, moduli: &[BigUint]) {
     let base = pow2(LIMB_BITS);
     let limb_base: Vec<Native> = (0..N).map(|i| pow2(LIMB_BITS * i as u32)).collect();
     let offset = pow2(CARRY_BITS - 1);
     for (idx, p) in moduli.iter().enumerate() {
-        let pl: Vec<Native> = to_limbs(p).iter().map(native).collect();
+        for v_first in [false, true] {
+            let pl: Vec<Native> = to_limbs(p).iter().map(native).collect();
+            let p_nat = native(p);
+            let c = cfg.clone();
+            let lb = limb_base.clone();
+            let kind = if v_first {
+                GateKind::RelV(idx)
+            } else {
+                GateKind::Rel(idx)
+            };
+            meta.create_gate("field relation", move |m| {
+                let s = m.query_selector(c.selector(kind));
+                let slot = |m: &mut VirtualCells<'_, Native>, col: usize, g: usize| {
+                    (0..N)
+                        .map(|i| adv(m, &c, col, N * g + i))
+                        .collect::<Vec<_>>()
+                };
+                let q = slot(m, 0, 0);
+                let v = slot(m, 0, 1);
+                let cr: Vec<_> = slot(m, 0, 2)
+                    .into_iter()
+                    .map(|x| x - constant(offset))
+                    .collect();
+                let a1 = if v_first { v.clone() } else { slot(m, 1, 0) };
+                let (b1, c1) = (slot(m, 1, 1), slot(m, 1, 2));
+                let (a2, b2, c2) = (slot(m, 2, 0), slot(m, 2, 1), slot(m, 2, 2));
+                let (l1, l2) = (slot(m, 3, 0), slot(m, 3, 1));
+                let alpha = m.query_fixed(c.alpha, Rotation::cur());
+                let beta = m.query_fixed(c.beta, Rotation::cur());
+                let mu = m.query_fixed(c.mu, Rotation::cur());
+                // Signed quotient Q − K (K: fixed γ rows 0–2), constant C (fixed γ rows 3–5).
+                let q: Vec<_> = (0..N)
+                    .map(|i| q[i].clone() - m.query_fixed(c.gamma, Rotation(i as i32)))
+                    .collect();
+                let gam: Vec<_> = (0..N)
+                    .map(|i| m.query_fixed(c.gamma, Rotation((N + i) as i32)))
+                    .collect();
+                let d1: Vec<_> = (0..N).map(|i| b1[i].clone() - c1[i].clone()).collect();
+                let d2: Vec<_> = (0..N).map(|i| b2[i].clone() - c2[i].clone()).collect();
+                let mut out = Vec::new();
+                for k in 0..N {
+                    let mut p1 = constant(Native::from(0u64));
+                    let mut p2 = constant(Native::from(0u64));
+                    let mut qp = constant(Native::from(0u64));
+                    for i in 0..=k {
+                        p1 = p1 + a1[i].clone() * d1[k - i].clone();
+                        p2 = p2 + a2[i].clone() * d2[k - i].clone();
+                        qp = qp + q[i].clone() * constant(pl[k - i]);
+                    }
+                    let mut e = p1 + alpha.clone() * p2 + beta.clone() * l1[k].clone()
+                        + mu.clone() * l2[k].clone()
+                        + gam[k].clone()
+                        - qp
+                        - cr[k].clone() * constant(base);
+                    if !v_first {
+                        e = e - v[k].clone();
+                    }
+                    if k > 0 {
+                        e = e + cr[k - 1].clone();
+                    }
+                    out.push(s.clone() * e);
+                }
+                let nat = |x: &[Expression<Native>]| {
+                    x.iter()
+                        .zip(lb.iter())
+                        .fold(constant(Native::from(0u64)), |acc, (x, w)| {
+                            acc + x.clone() * constant(*w)
+                        })
+                };
+                let mut e = nat(&a1) * nat(&d1)
+                    + alpha * nat(&a2) * nat(&d2)
+                    + beta * nat(&l1)
+                    + mu * nat(&l2)
+                    + nat(&gam)
+                    - nat(&q) * constant(p_nat);
+                if !v_first {
+                    e = e - nat(&v);
+                }
+                out.push(s * e);
+                out
+            });
+        }
+    }
+    if let Some(p) = moduli.first() {
         let p_nat = native(p);
         let c = cfg.clone();
         let lb = limb_base.clone();
-        meta.create_gate("field mul", move |m| {
-            let s = m.query_selector(c.selector(GateKind::Mul(idx)));
-            let q: Vec<_> = (0..N).map(|i| adv(m, &c, 0, i)).collect();
-            // r_k − γ_k: γ = 0 for a product, γ = D (a multiple of p) for `assert_mul_eq`.
-            let r: Vec<_> = (0..N)
-                .map(|i| adv(m, &c, 0, N + i) - m.query_fixed(c.gamma, Rotation((N + i) as i32)))
-                .collect();
-            let cr: Vec<_> = (0..N)
-                .map(|i| adv(m, &c, 0, 2 * N + i) - constant(offset))
-                .collect();
-            let a: Vec<_> = (0..N).map(|i| adv(m, &c, 1, i)).collect();
-            let b: Vec<_> = (0..N).map(|i| adv(m, &c, 1, N + i)).collect();
-            let mut out = Vec::new();
-            for k in 0..N {
-                let mut e =
-                    constant(Native::from(0u64)) - r[k].clone() - cr[k].clone() * constant(base);
-                if k > 0 {
-                    e = e + cr[k - 1].clone();
-                }
-                for i in 0..=k {
-                    e = e + a[i].clone() * b[k - i].clone() - q[i].clone() * constant(pl[k - i]);
-                }
-                out.push(s.clone() * e);
-            }
-            let nat = |v: &[Expression<Native>]| {
-                v.iter()
-                    .zip(lb.iter())
-                    .fold(constant(Native::from(0u64)), |acc, (x, w)| {
-                        acc + x.clone() * constant(*w)
-                    })
-            };
-            let (na, nb, nq, nr) = (nat(&a), nat(&b), nat(&q), nat(&r));
-            out.push(s * (na * nb - nq * constant(p_nat) - nr));
-            out
+        meta.create_gate("field distinct", move |m| {
+            let s = m.query_selector(c.selector(GateKind::Distinct));
+            let d = (0..N).fold(constant(Native::from(0u64)), |acc, i| {
+                acc + (adv(m, &c, 1, N + i) - adv(m, &c, 1, 2 * N + i)) * constant(lb[i])
+            });
+            let w = adv(m, &c, 3, 2 * N);
+            vec![
+                s * (w
+                    * d.clone()
+                    * (d.clone() - constant(p_nat))
+                    * (d + constant(p_nat))
+                    - constant(Native::from(1u64))),
+            ]
         });
     }
 
@@ -153,18 +228,5 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, moduli:
             out.push(sel.clone() * e);
         }
         out
-    });
-
-    // Vertical prototype (halo2-base's gate): x[0] + x[1]·x[2] = x[3] down column 0.
-    let c = cfg.clone();
-    meta.create_gate("vertical a+b*c=d", move |m| {
-        let sel = m.query_selector(c.selector(GateKind::Vertical));
-        let (a, b, cc, d) = (
-            adv(m, &c, 0, 0),
-            adv(m, &c, 0, 1),
-            adv(m, &c, 0, 2),
-            adv(m, &c, 0, 3),
-        );
-        vec![sel * (a + b * cc - d)]
     });
 }

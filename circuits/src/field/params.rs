@@ -18,13 +18,10 @@ pub const LIMB_BITS: u32 = 88;
 pub const NUM_LIMBS: usize = 3;
 /// Bits of the top limb of a proper value: 3 limbs hold `[0, 2^256)`.
 pub const TOP_LIMB_BITS: u32 = 256 - 2 * LIMB_BITS;
-/// Largest limb (in bits, exclusive bound `2^91`) a multiplication input may have (sums of up
-/// to eight proper values). The product of the two inputs' value bounds must also stay below
-/// `2^264·r − 2^257` (CRT bound, ≈ 2^517.6): e.g. (sum of 4)·(sum of 4), or (sum of 8)·proper.
-pub const MAX_MUL_LIMB_BITS: u32 = 91;
-/// Width of an offset carry cell of the multiplication: carries are signed with
-/// `|c| < 2^(CARRY_BITS − 1)`, stored as `c + 2^(CARRY_BITS − 1)`.
-pub const CARRY_BITS: u32 = 97;
+/// Width of an offset carry cell of the relation block: carries are signed with
+/// `|c| < 2^(CARRY_BITS − 1)`, stored as `c + 2^(CARRY_BITS − 1)` (one range row: at L = 16
+/// exactly six 16-bit chunks). Each block checks its own carries fit (`field::relation::bounds`).
+pub const CARRY_BITS: u32 = crate::layout::FIELD_CARRY_BITS;
 
 /// Splits an integer into `NUM_LIMBS` limbs of `LIMB_BITS` (the top limb takes the rest).
 pub fn to_limbs(x: &BigUint) -> [BigUint; NUM_LIMBS] {
@@ -39,27 +36,11 @@ pub fn from_limbs(l: &[BigUint; NUM_LIMBS]) -> BigUint {
         .fold(BigUint::from(0u8), |acc, x| (acc << LIMB_BITS) + x)
 }
 
-/// The carry bound the mul gate needs for inputs with limbs `< 2^MAX_MUL_LIMB_BITS`:
-/// `|e_k + c_(k−1)| ≤ 3·2^182 + 3·2^176 + 2^88 + |c_(k−1)|`, so `|c_k| < 2^95.6 < 2^96`.
-pub fn carry_bound_bits() -> u32 {
-    let one = BigUint::one();
-    let ma = (&one << MAX_MUL_LIMB_BITS) - 1u32;
-    let ml = (&one << LIMB_BITS) - 1u32;
-    let n = NUM_LIMBS as u32;
-    let mut c = BigUint::from(0u8);
-    for _ in 0..NUM_LIMBS {
-        let e = &ma * &ma * n + &ml * &ml * n + &ml + &c;
-        c = (e >> LIMB_BITS) + 1u32;
-    }
-    c.bits() as u32 + 1
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     #[test]
-    fn carry_width_covers_the_bound() {
-        assert!(carry_bound_bits() <= CARRY_BITS, "{}", carry_bound_bits());
+    fn limbs_round_trip() {
         let x = BigUint::parse_bytes(
             b"123456789012345678901234567890123456789012345678901234567890",
             10,

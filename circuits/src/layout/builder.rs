@@ -83,6 +83,7 @@ pub struct Builder {
     selectors: Vec<(GateKind, u32)>,
     copies: Vec<(CellRef, CellRef)>,
     constants: HashMap<[u8; 32], AssignedValue>,
+    tables: HashMap<String, (u64, Vec<AssignedValue>)>,
     tamper: Option<(usize, Native)>,
 }
 
@@ -101,6 +102,7 @@ impl Builder {
             selectors: Vec::new(),
             copies: Vec::new(),
             constants: HashMap::new(),
+            tables: HashMap::new(),
             tamper: None,
         }
     }
@@ -213,6 +215,17 @@ impl Builder {
         let c = self.assign(row, 2, value);
         self.constants.insert(key, c);
         c
+    }
+
+    /// A table laid out earlier in this builder under `key` (its id and cells), for gadgets
+    /// that share one constant table per circuit (e.g. the window table of G).
+    pub fn cached_table(&self, key: &str) -> Option<(u64, Vec<AssignedValue>)> {
+        self.tables.get(key).cloned()
+    }
+
+    /// Records a table laid out under `key` (see [`Self::cached_table`]).
+    pub fn cache_table(&mut self, key: &str, id: u64, cells: Vec<AssignedValue>) {
+        self.tables.insert(key.to_string(), (id, cells));
     }
 
     /// Re-synthesis hook of the mutation tests: when the cell with this assignment index is

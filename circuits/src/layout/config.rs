@@ -9,6 +9,14 @@ use super::Native;
 /// Number of main (not looked-up) advice columns in a group.
 pub const MAIN_COLS: usize = 4;
 
+/// Width of the field chip's offset carries (`field::params::CARRY_BITS`, asserted equal
+/// there): every carry is one range row, so a group has `⌈FIELD_CARRY_BITS / L⌉` lookup columns.
+pub const FIELD_CARRY_BITS: u32 = 96;
+
+/// Challenges pinned by one `Challenge(k)` gate: challenge `16k + j` sits at main column
+/// `j mod 4`, `j / 4` rows below the gate's row.
+pub const CHALLENGES_PER_GATE: usize = 16;
+
 /// Knobs of the layout: they change rows, columns and k, never the gadgets' code.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LayoutParams {
@@ -20,8 +28,8 @@ pub struct LayoutParams {
     /// Window sizes w (bits) that get their own table section `[0, 2^w)` (tags 1, 2, ...).
     pub window_bits: Vec<u32>,
     /// Sizes s of partial top chunks that get a table section `[0, 2^s)`, so such a chunk is
-    /// checked by one lookup (in lookup column K−2, whose tag is `tag + ptag`) instead of a
-    /// lookup plus a shifted copy. Other partial sizes fall back to the shifted copy.
+    /// checked by one lookup (in the last lookup column, whose tag is `tag + ptag`) instead of
+    /// a lookup plus a shifted copy. Other partial sizes fall back to the shifted copy.
     pub partial_bits: Vec<u32>,
     /// Number of phases with a column group (1, or 2 for a second-phase group).
     pub phases: u8,
@@ -43,10 +51,11 @@ impl LayoutParams {
     /// Parameters for lookup table bits `lookup_bits`, enough lookup columns for the field chip's
     /// one-row limb checks, windows of 1 and 4 bits, one phase.
     pub fn new(lookup_bits: u32) -> Self {
-        // A field-chip carry needs 97 bits: ceil(97 / L) chunks plus one shifted copy.
-        let lookup_cols = (97usize).div_ceil(lookup_bits as usize) + 1;
-        // The field chip's partial chunks: 88-bit limbs, 80-bit top limbs, 97-bit carries.
-        let mut partial_bits: Vec<u32> = [88u32, 80, 97]
+        // A field-chip carry needs FIELD_CARRY_BITS bits in one row: ceil(96 / L) chunks, the
+        // partial top chunk (if any) in the last column with its own table section.
+        let lookup_cols = (FIELD_CARRY_BITS as usize).div_ceil(lookup_bits as usize);
+        // The field chip's partial chunks: 88-bit limbs, 80-bit top limbs, 96-bit carries.
+        let mut partial_bits: Vec<u32> = [88u32, 80, FIELD_CARRY_BITS]
             .iter()
             .map(|b| b % lookup_bits)
             .filter(|&s| s > 0)
@@ -68,6 +77,11 @@ impl LayoutParams {
     /// Number of challenges configured when `phases ≥ 2` (at least 1).
     pub fn num_challenges(&self) -> usize {
         self.challenges.max(1)
+    }
+
+    /// Number of `Challenge(k)` gates (selectors) pinning those challenges.
+    pub fn challenge_gates(&self) -> usize {
+        self.num_challenges().div_ceil(CHALLENGES_PER_GATE)
     }
 
     /// Number of column groups of phase `phase` (at least 1).
@@ -110,7 +124,8 @@ impl LayoutParams {
     }
 
     /// Rows kept free at the end of the columns for halo2's blinding (an upper bound for this
-    /// layout: gates query column 0 at rotations up to 8).
+    /// layout: gates query the main columns at rotations up to 8, so halo2 blinds 11 rows and
+    /// reserves one more; circuits that know their constraint system use its exact figure).
     pub const RESERVED_ROWS: usize = 16;
 
     /// The smallest k whose usable rows hold both the table and `rows` builder rows.
@@ -131,36 +146,26 @@ impl Default for LayoutParams {
     }
 }
 
-/// The gates a block can switch on. `Mul(i)` is the wide multiplication gate for the i-th
-/// emulated modulus registered in the configuration.
+/// The gates a block can switch on. `Rel(i)` / `RelV(i)` are the two shapes of the relation
+/// block for the i-th emulated modulus registered in the configuration (see `field::gates`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GateKind {
     Range,
     Lin,
-    Mul(usize),
+    /// Relation block, the block's new value (if any) a linear term.
+    Rel(usize),
+    /// Relation block, the block's new value the first factor of the first product.
+    RelV(usize),
+    /// `x(B1) ≢ x(C1) (mod p)` on a relation block of modulus 0 (the ecc chord's x's).
+    Distinct,
     Select,
     IsZero,
     IsEqual,
     LessEq,
-    Vertical,
-    /// Selection of one of `2^w` witness points by a one-hot indicator (ecc; `w` in the block).
-    EccSelect(u32),
-    /// Selection of one of `2^w` constant points (fixed coefficients) by a one-hot indicator.
-    EccSelectConst(u32),
-    /// `x0 = c_j` for the proof system's j-th challenge `c_j` (lane 0 of the second and later
-    /// phases only; the gate is added by `CircuitConfig::configure`, which owns the challenges).
+    /// Challenges `16k .. 16k + 15` of the proof system, pinned to cells (see
+    /// [`CHALLENGES_PER_GATE`]; lane 0 of the second and later phases only; added by
+    /// `CircuitConfig::configure`, which owns the challenges).
     Challenge(usize),
-}
-
-/// Window sizes for which the ecc selection gates are configured: the configured window
-/// sections `w` with `2 ≤ w ≤ 5` (larger tables would need rotations beyond 70 rows).
-pub fn ecc_select_sizes(params: &LayoutParams) -> Vec<u32> {
-    params
-        .window_bits
-        .iter()
-        .copied()
-        .filter(|w| (2..=5).contains(w))
-        .collect()
 }
 
 /// Fixed coefficient columns addressed by blocks.
@@ -248,19 +253,15 @@ impl GroupConfig {
         let mut kinds = vec![
             GateKind::Range,
             GateKind::Lin,
+            GateKind::Distinct,
             GateKind::Select,
             GateKind::IsZero,
             GateKind::IsEqual,
             GateKind::LessEq,
-            GateKind::Vertical,
         ];
-        kinds.extend((0..n_moduli).map(GateKind::Mul));
-        for w in ecc_select_sizes(params) {
-            kinds.push(GateKind::EccSelect(w));
-            kinds.push(GateKind::EccSelectConst(w));
-        }
+        kinds.extend((0..n_moduli).flat_map(|i| [GateKind::Rel(i), GateKind::RelV(i)]));
         if phase >= 1 && lane == 0 {
-            kinds.extend((0..params.num_challenges()).map(GateKind::Challenge));
+            kinds.extend((0..params.challenge_gates()).map(GateKind::Challenge));
         }
         let selectors = kinds.into_iter().map(|k| (k, meta.selector())).collect();
         let cfg = Self {
@@ -281,13 +282,14 @@ impl GroupConfig {
             lookup_table,
             selectors,
         };
-        // Every looked-up cell must be in the table section named by its row's tag. Rows without
-        // range chunks have tag 0 and zero cells, and (0, 0) is in the table.
+        // Every looked-up cell must be in the table section named by its row's tag (the last
+        // column: tag + ptag, for a partial top chunk). Rows without range chunks have tag 0
+        // and zero cells, and (0, 0) is in the table.
         let k = cfg.lookup.len();
         for (j, col) in cfg.lookup.clone().into_iter().enumerate() {
             meta.lookup("range chunk", |m| {
                 let mut t = m.query_fixed(tag, halo2_proofs::poly::Rotation::cur());
-                if j + 2 == k {
+                if j + 1 == k {
                     t = t + m.query_fixed(ptag, halo2_proofs::poly::Rotation::cur());
                 }
                 let v = m.query_advice(col, halo2_proofs::poly::Rotation::cur());

@@ -19,7 +19,9 @@ mod config;
 
 pub use assign::{assign_builder, load_range_table};
 pub use builder::{lane_of, local_row, AssignedValue, Builder, CellRef, LayoutStats, LANE_SHIFT};
-pub use config::{ecc_select_sizes, FixedCol, GateKind, GroupConfig, LayoutParams, MAIN_COLS};
+pub use config::{
+    FixedCol, GateKind, GroupConfig, LayoutParams, CHALLENGES_PER_GATE, FIELD_CARRY_BITS, MAIN_COLS,
+};
 
 /// The native field of the proof system: the BN254 scalar field.
 pub type Native = halo2curves::bn256::Fr;

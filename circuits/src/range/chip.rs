@@ -49,7 +49,8 @@ impl RangeChip {
     /// hold `[0, 2^c)`). The first row's column-0 cell holds `value` (mod r).
     ///
     /// Soundness: each row proves `x_row = Σ f_j·d_j + f_next·x_next` with every `d_j` in
-    /// `[0, 2^c)`, the partial one in `[0, 2^s)`; by induction from the last row
+    /// `[0, 2^c)`, the partial one in `[0, 2^s)` (by its own table section, or as a chunk whose
+    /// shifted copy `d·2^(c−s)` is also in `[0, 2^c)`); by induction from the last row
     /// (`f_next = 0`), `x_first = Σ d_i·2^(c·i)` over the integers as long as `bits < 253`
     /// (no wrap mod r), hence `x_first ∈ [0, 2^bits)`. A value ≥ 2^bits makes the honest chunks
     /// fail a lookup or the sum: the circuit is unsatisfiable, never wrong.
@@ -64,7 +65,13 @@ impl RangeChip {
         let k = self.params.lookup_cols;
         let n_full = (bits / c) as usize;
         let s = bits % c;
-        // Slots per row: full chunks fill rows of k; a partial chunk needs slots k−2, k−1.
+        // A partial top chunk with its own table section sits in the last column (whose lookup
+        // adds `ptag` to the row's tag); without one it sits in column K−2 with its shifted copy
+        // `d·2^(c−s)` in column K−1 (both looked up in the row's section).
+        let tagged = s > 0 && self.params.window_tag(s).is_some();
+        let partial_slot = if tagged { k - 1 } else { k - 2 };
+        // Slots per row: full chunks fill rows of k; the partial needs its slot (and, untagged,
+        // the one after it) free in the last row.
         let mut rows: Vec<Vec<(usize, usize)>> = Vec::new(); // (slot, chunk index)
         for i in 0..n_full {
             if !matches!(rows.last(), Some(r) if r.len() < k) {
@@ -74,7 +81,7 @@ impl RangeChip {
             let slot = r.len();
             r.push((slot, i));
         }
-        if s > 0 && !matches!(rows.last(), Some(r) if r.len() <= k - 2) {
+        if s > 0 && !matches!(rows.last(), Some(r) if r.len() <= partial_slot) {
             rows.push(Vec::new());
         }
         if rows.is_empty() {
@@ -110,14 +117,18 @@ impl RangeChip {
             let mut in_row = plan.len();
             if last && s > 0 {
                 let pv = chunk_val(n_full);
-                let d = b.assign(row, MAIN_COLS + k - 2, native(&pv));
-                b.set_fixed(FixedCol::Coef(k - 2), row, pow2(c * in_row as u32));
+                let d = b.assign(row, MAIN_COLS + partial_slot, native(&pv));
+                b.set_fixed(
+                    FixedCol::Coef(partial_slot),
+                    row,
+                    pow2(c * in_row as u32),
+                );
                 match self.params.window_tag(s) {
-                    // A table section for s bits: one lookup with tag `tag + ptag`.
+                    // A table section for s bits: one lookup (last column) with tag `tag + ptag`.
                     Some(ts) => {
                         b.set_fixed(FixedCol::PTag, row, Native::from(ts) - Native::from(tag))
                     }
-                    // Otherwise the shifted copy d·2^(c−s), also looked up.
+                    // Otherwise the shifted copy d·2^(c−s) in the last column, also looked up.
                     None => {
                         let g = pow2(c - s);
                         b.assign(row, MAIN_COLS + k - 1, native(&pv) * g);
