@@ -54,6 +54,7 @@ use super::params::{from_limbs, to_limbs, CARRY_BITS, LIMB_BITS, NUM_LIMBS};
 use super::types::{CrtInt, FieldValue, Proper};
 use crate::bigint::{fe_to_big, modulus, native};
 use crate::layout::{AssignedValue, Builder, FixedCol, GateKind, Native};
+use crate::range::RangeChip;
 
 const N: usize = NUM_LIMBS;
 
@@ -213,7 +214,7 @@ fn scaled(coef: i64, lo: &BigInt, hi: &BigInt) -> (BigInt, BigInt) {
 
 /// The bounds of a block: `K`, the bits of `Q`, the carries' ranges; asserts the soundness
 /// conditions of the module doc (panics on a construction error).
-pub fn bounds(rel: &Relation<'_>, p: &BigUint) -> RelationBounds {
+pub fn bounds(rel: &Relation<'_>, p: &BigUint, range: &RangeChip) -> RelationBounds {
     let pb = big(p);
     let proper: [BigUint; N] = proper_max();
     let v_lim: [BigInt; N] = [0, 1, 2].map(|i| big(&proper[i]));
@@ -255,7 +256,13 @@ pub fn bounds(rel: &Relation<'_>, p: &BigUint) -> RelationBounds {
     };
     let kp = &k * &pb;
     let q_max = (&s_hi + &kp).div_floor(&pb);
-    let q_bits = q_max.bits().max(1) as u32;
+    // The quotient's top limb must be one range row: widen its bound to the next size that
+    // is (sound: Q is then range-checked to a larger power of two, covered by the CRT bound
+    // below).
+    let mut q_bits = q_max.bits().max(1) as u32;
+    while q_bits > 2 * LIMB_BITS && !range.fits_one_row(q_bits - 2 * LIMB_BITS) {
+        q_bits += 1;
+    }
     assert!(
         q_bits <= LIMB_BITS * N as u32,
         "relation: quotient above 2^264: reduce the operands first"
@@ -401,7 +408,7 @@ impl<P: PrimeField> FieldChip<P> {
                     }),
             "distinct operands must be below 2^256"
         );
-        let bnd = bounds(rel, &self.p);
+        let bnd = bounds(rel, &self.p, &self.range);
         let pb = big(&self.p);
         let d1 = val(rel.b1) - val(rel.c1);
         let rest = BigInt::from(rel.alpha) * val(rel.a2) * (val(rel.b2) - val(rel.c2))

@@ -151,6 +151,21 @@ impl RangeChip {
         }
     }
 
+    /// Whether `range_rows(.., bits, L, 0)` takes a single row: the full chunks and, if any,
+    /// the partial top chunk (one slot with its own table section, two without) fit in the
+    /// lookup columns.
+    pub fn fits_one_row(&self, bits: u32) -> bool {
+        let (k, l) = (self.params.lookup_cols, self.params.lookup_bits);
+        let (n_full, s) = ((bits / l) as usize, bits % l);
+        if s == 0 {
+            n_full <= k
+        } else if self.params.window_tag(s).is_some() {
+            n_full < k
+        } else {
+            n_full + 2 <= k
+        }
+    }
+
     /// Loads a witness already range-checked to `bits` bits (`bits ≤ 252`).
     pub fn load_checked(&self, b: &mut Builder, value: Native, bits: u32) -> AssignedValue {
         assert!(bits <= 252, "native range checks are limited to 252 bits");
