@@ -1,13 +1,14 @@
 //! ecc chip: negative tests (off-curve and non-canonical points, forged slopes and results,
-//! degenerate additions, wrong table indices, all-zero indicators) and witness mutation.
+//! degenerate additions — equal x, also through a non-canonical representative — forged
+//! chained runs, wrong table entries and indices) and witness mutation.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use batch_ecdsa_circuits::bigint::{fe_to_big, modulus};
 use batch_ecdsa_circuits::config::BuilderCircuit;
-use batch_ecdsa_circuits::ecc::{scalar_windows, AccPoint, EccChip};
-use batch_ecdsa_circuits::field::FieldChip;
+use batch_ecdsa_circuits::ecc::{odd_windows, odd_windows_short, AccPoint, AddWitness, EccChip};
+use batch_ecdsa_circuits::field::{FieldChip, Proper};
 use batch_ecdsa_circuits::layout::{Builder, LayoutParams, Native};
 use batch_ecdsa_circuits::range::RangeChip;
 use batch_ecdsa_circuits::test_utils::{mock_verify, mutation_test};
@@ -21,9 +22,7 @@ use rand_chacha::ChaCha20Rng;
 const L: u32 = 12;
 
 fn params() -> LayoutParams {
-    let mut p = LayoutParams::new(L);
-    p.window_bits = vec![1, 3, 4, 5];
-    p
+    LayoutParams::new(L)
 }
 
 fn chip(b: &Builder) -> EccChip {
@@ -107,26 +106,42 @@ fn add_rejects_forged_slope_and_result() {
     let lam = (q.y - p.y) * (q.x - p.x).invert().unwrap();
     let x3 = lam.square() - p.x - q.x;
     let y3 = lam * (p.x - x3) - p.y;
-    let run = move |lam: Fp, res: Option<(Fp, Fp)>| {
+    let run = move |w: AddWitness| {
         move |b: &mut Builder| {
             let e = chip(b);
-            let (pa, qa) = (e.load_point(b, p), e.load_point(b, q));
-            e.add_with_witness(b, &pa, &qa, lam, res);
+            let pa: AccPoint = e.load_point(b, p).into();
+            let qa: AccPoint = e.load_point(b, q).into();
+            let s = e.add_acc_with_witness(b, &pa, &qa, w).finish(&e, b);
+            let want = e.constant_point(b, (p + q).to_affine());
+            e.assert_equal(b, &s, &want);
         }
     };
-    ok(run(lam, None));
-    ok(run(lam, Some((x3, y3))));
-    fails("slope + 1", run(lam + Fp::ONE, None));
-    fails("x3 + 1", run(lam, Some((x3 + Fp::ONE, y3))));
-    fails("y3 + 1", run(lam, Some((x3, y3 + Fp::ONE))));
-    fails("result -(P + Q)", run(lam, Some((x3, -y3))));
+    let w = |l: Fp, x: Fp, y: Fp| AddWitness {
+        lambda: Some(l),
+        x3: Some(x),
+        y3: Some(y),
+    };
+    ok(run(AddWitness::default()));
+    ok(run(w(lam, x3, y3)));
+    fails("slope + 1", run(w(lam + Fp::ONE, x3, y3)));
+    fails("x3 + 1", run(w(lam, x3 + Fp::ONE, y3)));
+    fails("y3 + 1", run(w(lam, x3, y3 + Fp::ONE)));
+    fails("result -(P + Q)", run(w(lam, x3, -y3)));
     // A forged slope with outputs consistent with it still breaks the slope relation.
     let l2 = lam + Fp::from(5);
     let x4 = l2.square() - p.x - q.x;
     let y4 = l2 * (p.x - x4) - p.y;
-    fails("consistent forged slope", run(l2, Some((x4, y4))));
+    fails("consistent forged slope", move |b: &mut Builder| {
+        let e = chip(b);
+        let pa: AccPoint = e.load_point(b, p).into();
+        let qa: AccPoint = e.load_point(b, q).into();
+        e.add_acc_with_witness(b, &pa, &qa, w(l2, x4, y4));
+    });
 }
 
+/// The `Distinct` gate: `P + P` and `P + (−P)` are unsatisfiable, also when the second operand
+/// carries the non-canonical representative `x + p` of the same x, and whatever inverse the
+/// prover writes.
 #[test]
 fn add_of_equal_or_opposite_points_is_unsatisfiable() {
     let p = rnd_point(4);
@@ -142,27 +157,55 @@ fn add_of_equal_or_opposite_points_is_unsatisfiable() {
         let na = e.neg(b, &pa);
         e.add_strict(b, &pa, &na);
     });
-    // The prover sets the is-equal bit of P + P to 0 (and any inverse): still rejected.
-    let z_index = Arc::new(AtomicUsize::new(0));
-    let zi = z_index.clone();
-    let mut c = BuilderCircuit::new(params(), move |b| {
-        let e = chip(b);
-        let pa = e.load_point(b, p);
-        let pb = e.load_point(b, p);
-        // is_equal assigns 6 limb copies, the inverse, then the bit z.
-        zi.store(b.advice_cells().len() + 7, Ordering::SeqCst);
-        e.add_strict(b, &pa, &pb);
-    });
-    let k = k_of(&c);
-    let idx = z_index.load(Ordering::SeqCst);
-    assert_eq!(
-        c.builder().advice_cells()[idx].1,
-        Native::ONE,
-        "z of P + P is 1"
-    );
-    c.tamper = Some((idx, -Native::ONE));
-    assert!(mock_verify(k, &c).is_err(), "forced z = 0 for P + P");
-    // A forged doubling slope is rejected too.
+    // (x + p, y) is the same point mod p with a proper (not canonical) x: D = ±p.
+    let s = small_x_point();
+    let xp = fe_to_big(&s.x) + modulus::<Fp>();
+    for (first, name) in [(true, "P + P' (x' = x + p)"), (false, "P' + P")] {
+        let xp = xp.clone();
+        fails(name, move |b| {
+            let e = chip(b);
+            let pa: AccPoint = e.load_point(b, s).into();
+            let x2 = e.fp.load_uint(b, &xp).expect("x + p < 2^256");
+            let pp = AccPoint {
+                x: x2,
+                y: pa.y.clone(),
+            };
+            if first {
+                e.add_acc(b, &pa, &pp);
+            } else {
+                e.add_acc(b, &pp, &pa);
+            }
+        });
+    }
+    // The prover writes any inverse for P + P: the product with D = 0 is never 1.
+    for w in [Native::ONE, Native::from(12345u64), -Native::ONE] {
+        let w_index = Arc::new(AtomicUsize::new(0));
+        let wi = w_index.clone();
+        let mut c = BuilderCircuit::new(params(), move |b| {
+            let e = chip(b);
+            let pa: AccPoint = e.load_point(b, p).into();
+            let pb: AccPoint = e.load_point(b, p).into();
+            let before = b.advice_cells().len();
+            e.add_acc(b, &pa, &pb);
+            // The inverse cell W is column 3 of the slope block's seventh row.
+            let first = b.advice_cells()[before..]
+                .iter()
+                .map(|(c, _)| c.row)
+                .min()
+                .expect("cells");
+            let idx = b
+                .advice_cells()
+                .iter()
+                .position(|(c, _)| c.row == first + 6 && c.col == 3)
+                .expect("W cell");
+            wi.store(idx, Ordering::SeqCst);
+        });
+        let k = k_of(&c);
+        let idx = w_index.load(Ordering::SeqCst);
+        c.tamper = Some((idx, w));
+        assert!(mock_verify(k, &c).is_err(), "P + P with W = {w:?}");
+    }
+    // A forged doubling is rejected too.
     fails("double with forged result", move |b| {
         let e = chip(b);
         let pa = e.load_point(b, p);
@@ -172,101 +215,30 @@ fn add_of_equal_or_opposite_points_is_unsatisfiable() {
     });
 }
 
+/// A chained run whose second term makes a chord degenerate (`T₂ = ±(P₀ + T₁)`) is
+/// unsatisfiable, and a run compared with a wrong sum fails.
 #[test]
-fn table_selection_rejects_wrong_index_and_bad_indicators() {
-    let (p, c) = (rnd_point(5), rnd_point(6));
-    let k = Fq::from(0x5a5a_u64); // lowest 3-bit window: 2
-    let consts: Vec<Secp256k1Affine> = (1..=8u64)
-        .map(|i| (Secp256k1::generator() * Fq::from(i)).to_affine())
-        .collect();
-    let run = move |e_var: Option<Vec<u64>>, e_const: Option<Vec<u64>>| {
-        let consts = consts.clone();
-        move |b: &mut Builder| {
+fn chained_run_rejects_degenerate_and_wrong_sums() {
+    let (p0, t1) = (rnd_point(30), rnd_point(31));
+    let s = (p0 + t1).to_affine();
+    for t2 in [s, -s] {
+        fails("degenerate second chord", move |b| {
             let e = chip(b);
-            let pa = e.load_point(b, p);
-            let table = e.offset_table(b, &pa, c, 8);
-            let ka = e.fq.load_reduced(b, k);
-            let d = scalar_windows(&e.fq, b, &ka, 3)[0].digit;
-            let ind = |v: &Vec<u64>| v.iter().map(|x| Native::from(*x)).collect::<Vec<_>>();
-            // Forged indicators: the outputs are the (consistent) combination of the entries
-            // they pick and are compared with nothing, so only the one-hot gate can reject them.
-            match &e_var {
-                None => {
-                    let s = e.select_from_table(b, &table, &d);
-                    let want = (Secp256k1::from(c) + p * Fq::from(2)).to_affine();
-                    let want = e.constant_point(b, want);
-                    e.assert_equal(b, &s, &want);
-                }
-                Some(v) => {
-                    e.select_from_table_with_indicator(b, &table, &d, &ind(v));
-                }
-            }
-            match &e_const {
-                None => {
-                    let s = e.select_constant(b, &consts, &d);
-                    let want = e.constant_point(b, consts[2]);
-                    e.assert_equal(b, &s, &want);
-                }
-                Some(v) => {
-                    e.select_constant_with_indicator(b, &consts, &d, &ind(v));
-                }
-            }
-        }
-    };
-    let one_hot = |i: usize| (0..8).map(|j| (i == j) as u64).collect::<Vec<_>>();
-    ok(run(None, None));
-    ok(run(Some(one_hot(2)), Some(one_hot(2))));
-    fails(
-        "witness table, index 3 for digit 2",
-        run(Some(one_hot(3)), None),
-    );
-    fails(
-        "const table, index 3 for digit 2",
-        run(None, Some(one_hot(3))),
-    );
-    fails(
-        "witness table, all-zero indicator",
-        run(Some(vec![0; 8]), None),
-    );
-    fails(
-        "const table, all-zero indicator",
-        run(None, Some(vec![0; 8])),
-    );
-    let mut two = one_hot(2);
-    two[0] = 1;
-    fails("witness table, two ones", run(Some(two.clone()), None));
-    fails("const table, two ones", run(None, Some(two)));
-    // Non-boolean indicator with the right sums: e_1 = 2, e_0 = −1 (Σ = 1, Σ i·e = 2).
-    let mut nb = [0u64; 8];
-    nb[1] = 2;
-    let nbv: Vec<Native> = nb
-        .iter()
-        .enumerate()
-        .map(|(i, x)| {
-            if i == 0 {
-                -Native::ONE
-            } else {
-                Native::from(*x)
-            }
-        })
-        .collect();
-    let nbv2 = nbv.clone();
-    fails("witness table, non-boolean indicator", move |b| {
+            let a: AccPoint = e.load_point(b, p0).into();
+            let t: AccPoint = e.load_point(b, t1).into();
+            let u: AccPoint = e.load_point(b, t2).into();
+            e.add_run(b, a, &[t, u]);
+        });
+    }
+    let t2 = rnd_point(32);
+    fails("run vs wrong sum", move |b| {
         let e = chip(b);
-        let pa = e.load_point(b, p);
-        let table = e.offset_table(b, &pa, c, 8);
-        let ka = e.fq.load_reduced(b, k);
-        let d = scalar_windows(&e.fq, b, &ka, 3)[0].digit;
-        e.select_from_table_with_indicator(b, &table, &d, &nbv);
-    });
-    let consts2: Vec<Secp256k1Affine> = (1..=8u64)
-        .map(|i| (Secp256k1::generator() * Fq::from(i)).to_affine())
-        .collect();
-    fails("const table, non-boolean indicator", move |b| {
-        let e = chip(b);
-        let ka = e.fq.load_reduced(b, k);
-        let d = scalar_windows(&e.fq, b, &ka, 3)[0].digit;
-        e.select_constant_with_indicator(b, &consts2, &d, &nbv2);
+        let a: AccPoint = e.load_point(b, p0).into();
+        let t: AccPoint = e.load_point(b, t1).into();
+        let u: AccPoint = e.load_point(b, t2).into();
+        let r = e.add_run(b, a, &[t, u]).finish(&e, b);
+        let want = e.constant_point(b, (p0 + t1 + t2 + t2).to_affine());
+        e.assert_equal(b, &r, &want);
     });
 }
 
@@ -277,20 +249,14 @@ fn wrong_scalar_results_are_rejected() {
     fails("scalar_mul vs (k + 1)·P", move |b| {
         let e = chip(b);
         let pa = e.load_point(b, p);
-        let ka = e.fq.load_reduced(b, k);
-        let r = e.msm(
-            b,
-            std::slice::from_ref(&pa),
-            std::slice::from_ref(&ka),
-            None,
-            4,
-        );
+        let ka: Proper<Fq> = e.fq.load_reduced(b, k).into();
+        let r = e.scalar_mul(b, &pa, &ka);
         let want = e.constant_point(b, (p * (k + Fq::ONE)).to_affine());
         e.assert_equal(b, &r, &want);
     });
     fails("fixed_base_mul vs (k + 1)·G", move |b| {
         let e = chip(b);
-        let ka = e.fq.load_reduced(b, k);
+        let ka: Proper<Fq> = e.fq.load_reduced(b, k).into();
         let g = Secp256k1Affine::from(Secp256k1::generator());
         let r = e.fixed_base_mul(b, &ka, g);
         let want = e.constant_point(b, (g * (k + Fq::ONE)).to_affine());
@@ -298,22 +264,21 @@ fn wrong_scalar_results_are_rejected() {
     });
     fails("fixed_base_mul of 0 (identity)", move |b| {
         let e = chip(b);
-        let ka = e.fq.load_reduced(b, Fq::ZERO);
+        let ka: Proper<Fq> = e.fq.load_reduced(b, Fq::ZERO).into();
         let g = Secp256k1Affine::from(Secp256k1::generator());
         e.fixed_base_mul(b, &ka, g);
     });
 }
 
-/// Every sampled advice cell of a small ecc circuit (load, add, double, neg, select, a
-/// 4-entry-window table and both selections, and a short scalar's windows) is caught when changed.
+/// Every sampled advice cell of a small ecc circuit (load, additions, a chained run, double,
+/// neg, select, a window table and a constant one with lookup selections, a full recoding and a
+/// short one) is caught when changed.
 #[test]
 fn mutation_small_ecc_circuit() {
-    let (p, q, c) = (rnd_point(9), rnd_point(10), rnd_point(11));
-    let k = Fq::from(0x3c5u64);
+    let (p, q) = (rnd_point(9), rnd_point(10));
+    let k = Fq::random(ChaCha20Rng::seed_from_u64(33));
     // Smaller table (L = 10) so each of the MockProver runs is quick.
-    let mut small = LayoutParams::new(10);
-    small.window_bits = vec![1, 3];
-    let circuit = BuilderCircuit::new(small, move |b| {
+    let circuit = BuilderCircuit::new(LayoutParams::new(10), move |b| {
         let e = chip(b);
         let pa = e.load_point(b, p);
         let qa = e.load_point(b, q);
@@ -322,21 +287,18 @@ fn mutation_small_ecc_circuit() {
         let n = e.neg(b, &d);
         let bit = e.fp.range.load_bit(b, true);
         let sel = e.select(b, &bit, &n, &pa);
-        // The accumulator table and selection the MSM uses (y proper), then y made canonical.
-        let table = e.offset_table_acc(b, &sel, c, 8);
-        let ka = e.fq.load_reduced(b, k);
-        let wins = scalar_windows(&e.fq, b, &ka, 3);
-        let t = e
-            .select_from_acc_table(b, &table, &wins[1].digit)
-            .finish(&e, b);
-        let consts: Vec<Secp256k1Affine> = (1..=8u64)
-            .map(|i| (Secp256k1::generator() * Fq::from(i)).to_affine())
-            .collect();
-        let u = e.select_constant(b, &consts, &wins[2].digit);
-        let v = e.add_strict(b, &t, &u);
-        let acc: AccPoint = v.into();
-        let w2 = e.double_and_add_acc(b, &acc, &qa.x, &qa.y);
-        w2.finish(&e, b);
+        let table = e.odd_table(b, &sel.clone().into());
+        let lt = e.load_lookup_table(b, table);
+        let gt = e.constant_odd_table(b, Secp256k1Affine::generator());
+        let ka: Proper<Fq> = e.fq.load_reduced(b, k).into();
+        let wins = odd_windows(&e.fq, b, &ka);
+        let lo = e.fq.range.load_witness(b, Native::from(0x35u64));
+        let short = odd_windows_short(&e.fq, b, &lo, 7);
+        let t1 = e.select_lookup(b, &lt, &wins[3].digit, 0);
+        let t2 = e.select_lookup(b, &gt, &short[1].digit, short[1].plus);
+        let acc: AccPoint = qa.into();
+        let r = e.add_run(b, acc.clone(), &[t1, acc.clone(), t2]);
+        r.finish(&e, b);
     });
     let k = k_of(&circuit);
     let rep = mutation_test(k, &circuit, 200, 7);
@@ -346,41 +308,47 @@ fn mutation_small_ecc_circuit() {
 }
 
 /// The point-table lookup: the right entry passes; another entry of the same table, the same
-/// index of another table, or nothing (all-zero outputs) for the digit fails.
+/// index of another table, nothing (all-zero outputs), or an index past the table (digit +
+/// shift ≥ 16) fails.
 #[test]
 fn lookup_selection_rejects_wrong_entry_and_wrong_table() {
-    let (p, q, c) = (rnd_point(12), rnd_point(13), rnd_point(14));
-    let k = Fq::from(0x5a5a_u64); // lowest 3-bit window: 2
-                                  // (which table the outputs come from, which entry)
-    let run = move |from_other: bool, pick: Option<usize>| {
+    let (p, q) = (rnd_point(12), rnd_point(13));
+    // lo = 0b0101_0010: windows 2 and 5 (top, 3 bits, index + 8).
+    let run = move |from_other: bool, pick: Option<usize>, plus: u64| {
         move |b: &mut Builder| {
             let e = chip(b);
-            let pa = e.load_point(b, p);
-            let qa = e.load_point(b, q);
-            let ta = e.offset_table_acc(b, &pa, c, 8);
-            let tq = e.offset_table_acc(b, &qa, c, 8);
+            let pa: AccPoint = e.load_point(b, p).into();
+            let qa: AccPoint = e.load_point(b, q).into();
+            let ta = e.odd_table(b, &pa);
+            let tq = e.odd_table(b, &qa);
             let la = e.load_lookup_table(b, ta);
             let lq = e.load_lookup_table(b, tq);
-            let ka = e.fq.load_reduced(b, k);
-            let d = scalar_windows(&e.fq, b, &ka, 3)[0].digit;
+            let lo = e.fq.range.load_witness(b, Native::from(0b0101_0010u64));
+            let d = odd_windows_short(&e.fq, b, &lo, 7)[0].digit;
             if from_other {
                 // Query table `la` with outputs copied from entry `pick` of `lq`.
                 let mut forged = la.clone();
                 forged.entries = lq.entries.clone();
-                e.select_lookup_pick(b, &forged, &d, pick);
+                e.select_lookup_pick(b, &forged, &d, plus, pick);
             } else {
-                let s = e.select_lookup_pick(b, &la, &d, pick);
-                if pick == Some(2) {
+                let s = e.select_lookup_pick(b, &la, &d, plus, pick);
+                if pick == Some(2 + plus as usize) {
                     let s = s.finish(&e, b);
-                    let want = (Secp256k1::from(c) + p * Fq::from(2)).to_affine();
+                    let m = 2 * (2 + plus as i64) - 15;
+                    let pt = Secp256k1::from(p) * Fq::from(m.unsigned_abs());
+                    let want = if m < 0 { -pt } else { pt }.to_affine();
                     let want = e.constant_point(b, want);
                     e.assert_equal(b, &s, &want);
                 }
             }
         }
     };
-    ok(run(false, Some(2)));
-    fails("entry 3 for digit 2", run(false, Some(3)));
-    fails("all-zero outputs", run(false, None));
-    fails("entry 2 of another table", run(true, Some(2)));
+    ok(run(false, Some(2), 0));
+    ok(run(false, Some(10), 8));
+    fails("entry 3 for index 2", run(false, Some(3), 0));
+    fails("entry 2 for index 10", run(false, Some(2), 8));
+    fails("all-zero outputs", run(false, None, 0));
+    fails("entry 2 of another table", run(true, Some(2), 0));
+    // Index 2 + 14 = 16: no such entry in a 16-entry table, whatever the outputs.
+    fails("index past the table", run(false, Some(15), 14));
 }

@@ -61,6 +61,7 @@ fn quotient_is_h_over_s() {
             let ss = load_signature_scalar(&fq, b, &fe_to_big(&s)).expect("fits");
             let u = div(&fq, b, &hh, &ss);
             assert_eq!(u.fe() * s, h);
+            let u = fq.canonical(b, &u);
             let want = fq.load_constant(b, h * s.invert().unwrap());
             fq.assert_equal(b, &u, &want);
         });
@@ -71,6 +72,7 @@ fn quotient_is_h_over_s() {
         let hh = fq.load_reduced(b, Fq::from(6));
         let ss = load_signature_scalar(&fq, b, &BigUint::from(3u8)).expect("fits");
         let u = div(&fq, b, &hh, &ss);
+        let u = fq.canonical(b, &u);
         let wrong = fq.load_constant(b, Fq::from(3));
         fq.assert_equal(b, &u, &wrong);
     });
@@ -156,14 +158,17 @@ fn scalar_gadgets_every_cell_caught() {
     }
 }
 
-/// The canonical cut of a challenge into two short batch coefficients: the honest cut of c is
-/// accepted (and equals the native coefficients), the cut of `c + r` (same value mod r, a
-/// second representation) is rejected, as is a cut with lo and hi swapped.
+/// The canonical cut of a challenge into two short odd batch coefficients `2·lo + 1`,
+/// `2·hi + 1`: the honest cut of c is accepted (and equals the native coefficients, with
+/// windows representing them), the cut of `c + r` (same value mod r, a second representation)
+/// is rejected, as is a cut with lo and hi swapped.
 #[test]
 fn challenge_cut_is_canonical() {
-    use batch_ecdsa_circuits::ecdsa::challenge::{cut_challenge, cut_challenge_as};
+    use batch_ecdsa_circuits::ecc::windows_value;
+    use batch_ecdsa_circuits::ecdsa::challenge::{cut_challenge, cut_challenge_as, COEF_BITS};
     use batch_ecdsa_circuits::layout::Native;
-    // c small enough that c + r < 2^254 (so hi(c + r) < 2^128 passes the window checks).
+    use num_bigint::BigInt;
+    // c small enough that c + r < 2^254 (so hi(c + r) < 2^127 passes the window checks).
     let c_small = Native::from(123_456_789u64) * Native::from(1u64 << 40);
     let r = modulus::<Native>();
     // Honest cuts, including c = r − 5 (hi = r_hi, the top of the range).
@@ -171,26 +176,31 @@ fn challenge_cut_is_canonical() {
         assert_ok(move |b| {
             let fq = fq_chip(b);
             let x = fq.range.load_witness(b, c);
-            let [lo, hi] = cut_challenge(&fq, b, &x, 4);
+            let [lo, hi] = cut_challenge(&fq, b, &x);
             let v = fe_to_big(&c);
-            assert_eq!(lo.scalar.crt().value, &v % (BigUint::from(1u8) << 126));
-            assert_eq!(hi.scalar.crt().value, &v >> 126);
+            let two = BigUint::from(2u8);
+            let want_lo = &two * (&v % (BigUint::from(1u8) << COEF_BITS)) + 1u32;
+            let want_hi = &two * (&v >> COEF_BITS) + 1u32;
+            assert_eq!(lo.scalar.crt().value, want_lo);
+            assert_eq!(hi.scalar.crt().value, want_hi);
+            assert_eq!(windows_value(&lo.windows), BigInt::from(want_lo));
+            assert_eq!(windows_value(&hi.windows), BigInt::from(want_hi));
         });
     }
     let one = BigUint::from(1u8);
     let v = fe_to_big(&c_small) + &r;
     assert!(v < (&one << 254));
-    let (lo, hi) = (&v % (&one << 126), &v >> 126);
+    let (lo, hi) = (&v % (&one << COEF_BITS), &v >> COEF_BITS);
     assert_fails(move |b| {
         let fq = fq_chip(b);
         let x = fq.range.load_witness(b, c_small);
-        cut_challenge_as(&fq, b, &x, 4, &lo, &hi);
+        cut_challenge_as(&fq, b, &x, &lo, &hi);
     });
     let v = fe_to_big(&c_small);
-    let (lo, hi) = (&v % (&one << 126), &v >> 126);
+    let (lo, hi) = (&v % (&one << COEF_BITS), &v >> COEF_BITS);
     assert_fails(move |b| {
         let fq = fq_chip(b);
         let x = fq.range.load_witness(b, c_small);
-        cut_challenge_as(&fq, b, &x, 4, &hi, &lo);
+        cut_challenge_as(&fq, b, &x, &hi, &lo);
     });
 }

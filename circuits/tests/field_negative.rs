@@ -147,20 +147,6 @@ fn mutation_zero_equal_select_windows() {
     );
 }
 
-#[test]
-fn mutation_vertical_prototype() {
-    let (x, y) = (rand_fp(9), rand_fp(10));
-    all_caught(
-        "mul_vertical",
-        circuit(move |b| {
-            let chip = fp_chip(b);
-            let a = chip.load_proper(b, x);
-            let c = chip.load_proper(b, y);
-            chip.mul_vertical(b, &a, &c);
-        }),
-    );
-}
-
 static MUL_ROW: AtomicU32 = AtomicU32::new(0);
 
 /// Tampers each kind of cell of a mul block by name: quotient limbs, remainder (result) limbs,
@@ -225,7 +211,7 @@ fn forged_mod_two_to_the_t_witness_fails_the_native_check() {
         chip.mul_with_witness(b, &a, &cc, &q2, &r2);
     });
     let err = mock_verify(K, &c).expect_err("forged witness accepted");
-    assert!(err.contains("field mul"), "{err}");
+    assert!(err.contains("field relation"), "{err}");
     // The honest witness through the same path is accepted.
     assert_ok(move |b| {
         let chip = fp_chip(b);

@@ -4,7 +4,7 @@
 
 mod common;
 use batch_ecdsa_circuits::bigint::{fe_to_big, modulus};
-use batch_ecdsa_circuits::field::{FieldChip, FieldValue, Overflowing, Proper};
+use batch_ecdsa_circuits::field::{Relation, FieldChip, FieldValue, Overflowing, Proper};
 use batch_ecdsa_circuits::layout::Builder;
 use common::*;
 use ff::{Field, PrimeField};
@@ -63,8 +63,35 @@ fn ops_case<P: PrimeField>(chip_of: fn(&Builder) -> FieldChip<P>, x: P, y: P) {
         pin(&chip, b, &sq, x.square());
         let mc = chip.mul_const(b, &a, y);
         pin(&chip, b, &mc, x * y);
-        let mv = chip.mul_vertical(b, &a, &c);
-        pin(&chip, b, &mv, x * y);
+        // The relation block in both shapes: a remainder of two products, two linear terms
+        // and a constant, and a factor (the new value multiplies the first difference).
+        let rv = chip.new_value(
+            b,
+            &Relation::product(&a, &c)
+                .minus(&a)
+                .plus_product(-3, &c, &a, Some(c.crt()))
+                .lin(2, &a)
+                .lin(-1, &c)
+                .constant(5)
+                .remainder(),
+        );
+        pin(
+            &chip,
+            b,
+            &rv,
+            x * (y - x) - P::from(3u64) * y * (x - y) + x.double() - y + P::from(5u64),
+        );
+        if x != y {
+            // v·(a − c) + c·c − 7 ≡ 0  ⇒  v = (7 − y²)/(x − y).
+            let fv = chip.new_value(
+                b,
+                &Relation::factor_times(&a, Some(c.crt()))
+                    .plus_product(1, &c, &c, None)
+                    .constant(-7),
+            );
+            let want = (P::from(7u64) - y.square()) * (x - y).invert().unwrap();
+            pin(&chip, b, &fv, want);
+        }
         // x·y ≡ z for a canonical z, a lazy z (z' = xy + x − x), and a non-canonical one.
         let xy = chip.load_reduced(b, x * y);
         chip.assert_mul_eq(b, &a, &c, &xy);

@@ -22,7 +22,7 @@ use batch_ecdsa_circuits::layout::{LayoutParams, Native};
 use ff::PrimeField;
 use group::GroupEncoding;
 use halo2_proofs::halo2curves::bn256::{Bn256, G1Affine};
-use halo2_proofs::plonk::{keygen_pk, keygen_vk, Circuit, ProvingKey, VerifyingKey};
+use halo2_proofs::plonk::{keygen_pk, keygen_vk_custom, Circuit, ProvingKey, VerifyingKey};
 use halo2_proofs::poly::commitment::Params;
 use halo2_proofs::poly::kzg::commitment::ParamsKZG;
 use halo2_proofs::SerdeFormat;
@@ -127,7 +127,10 @@ impl CircuitVisitor<Result<VerifyingKey<G1Affine>, KeyError>> for KeygenVk<'_> {
         self,
         circuit: &C,
     ) -> Result<VerifyingKey<G1Affine>, KeyError> {
-        keygen_vk(self.0, circuit).map_err(|e| KeyError::Keygen(format!("vk: {e:?}")))
+        // Selector compression: the gates' selectors share fixed columns where the degree
+        // allows, so the proof carries fewer fixed evaluations.
+        keygen_vk_custom(self.0, circuit, true)
+            .map_err(|e| KeyError::Keygen(format!("vk: {e:?}")))
     }
 }
 

@@ -91,7 +91,7 @@ impl<P: PrimeField> FieldChip<P> {
             b,
             &Relation::product(x, y).remainder(),
             Some(r.clone()),
-            Some(q.clone()),
+            Some(q.clone().into()),
         )
         .expect("a remainder relation has a new value")
     }

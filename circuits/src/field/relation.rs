@@ -380,7 +380,8 @@ impl<P: PrimeField> FieldChip<P> {
         self.relation_with_witness(b, rel, None, None)
     }
 
-    /// [`Self::relation`] with a caller-chosen new value and/or quotient (soundness tests).
+    /// [`Self::relation`] with a caller-chosen new value and/or quotient (soundness tests):
+    /// `q_forced` is the signed quotient `S/p` of the relation (the block stores `q + K`).
     /// Not for circuit code.
     #[doc(hidden)]
     pub fn relation_with_witness(
@@ -388,7 +389,7 @@ impl<P: PrimeField> FieldChip<P> {
         b: &mut Builder,
         rel: &Relation<'_>,
         v_forced: Option<BigUint>,
-        q_forced: Option<BigUint>,
+        q_forced: Option<BigInt>,
     ) -> Option<Proper<P>> {
         assert!(
             rel.new != NewValue::Factor || rel.a1.is_none(),
@@ -443,15 +444,8 @@ impl<P: PrimeField> FieldChip<P> {
             val(rel.a1)
         };
         let s = &a1v * &d1 + &rest + BigInt::from(rel.nu()) * &vi;
-        let kp = big(&bnd.k) * &pb;
-        let q = q_forced.unwrap_or_else(|| {
-            let num = &s + &kp;
-            if num.is_negative() {
-                BigUint::zero()
-            } else {
-                num.div_floor(&pb).to_biguint().unwrap_or_default()
-            }
-        });
+        let q_signed = q_forced.unwrap_or_else(|| s.div_floor(&pb));
+        let q = (q_signed + big(&bnd.k)).to_biguint().unwrap_or_default();
         // Honest carries: c_k = (e_k + c_(k−1)) / 2^88, with the signed quotient Q − K.
         let kl = to_limbs(&bnd.k).map(|x| big(&x));
         let ql: Vec<BigInt> = to_limbs(&q)
