@@ -115,7 +115,7 @@ pub fn odd_windows(fq: &FieldChip<Fq>, b: &mut Builder, k: &Proper<Fq>) -> Vec<S
     let mut groups = Vec::with_capacity(NUM_LIMBS);
     let mut out = Vec::with_capacity(FULL_WINDOWS);
     for (g, bits) in group_bits.iter().enumerate() {
-        let rr = range.range_rows(b, &eg[g], *bits, WINDOW, tag);
+        let rr = range.copyable_rows(b, &eg[g], *bits, WINDOW, tag);
         for (j, digit) in rr.chunks.iter().enumerate() {
             out.push(ScalarWindow {
                 digit: *digit,
@@ -192,10 +192,10 @@ pub fn odd_windows(fq: &FieldChip<Fq>, b: &mut Builder, k: &Proper<Fq>) -> Vec<S
 
 /// The signed-odd windows of the odd scalar `z = 2·lo + 1` for a cell `lo` proven
 /// `< 2^bits` here, `bits = 4m − 1`: `E = (z + 16^m − 1)/2 = lo + 8·16^(m−1)`, so the windows
-/// are the 4-bit digits of `lo` (the top one has 3 bits) with 8 added to the top index. The
-/// decomposition (range rows of the 4-bit section starting from a copy of `lo`) proves
-/// `lo = Σ digit_j·16^j` with every digit in range, hence `Σ (2·index_j − 15)·16^j = z`.
-/// `lo = 0`, `bits = 3` gives the single window of `z = 1`.
+/// are the 4-bit digits of `lo` with 8 added to the top index. The decomposition (range rows
+/// of the 4-bit section starting from a copy of `lo`, `m` full digits) proves
+/// `lo = Σ digit_j·16^j`, and a 3-bit range check of the top digit makes `lo < 2^bits`; hence
+/// `Σ (2·index_j − 15)·16^j = z`. `lo = 0`, `bits = 3` gives the single window of `z = 1`.
 pub fn odd_windows_short(
     fq: &FieldChip<Fq>,
     b: &mut Builder,
@@ -206,15 +206,16 @@ pub fn odd_windows_short(
         bits % WINDOW == WINDOW - 1 && bits <= 251,
         "a short odd scalar 2·lo + 1 needs lo of 4m − 1 bits"
     );
-    let digits = fq.range.decompose(b, lo, bits, WINDOW);
+    let digits = fq.range.decompose(b, lo, bits + 1, WINDOW);
     let m = digits.len();
+    fq.range.range_check(b, &digits[m - 1], WINDOW - 1);
     digits
         .into_iter()
         .enumerate()
         .map(|(j, digit)| ScalarWindow {
             digit,
             offset: WINDOW * j as u32,
-            width: WINDOW.min(bits - WINDOW * j as u32),
+            width: if j + 1 == m { WINDOW - 1 } else { WINDOW },
             plus: if j + 1 == m { 8 } else { 0 },
         })
         .collect()

@@ -32,8 +32,10 @@ fn constant(x: Native) -> Expression<Native> {
 /// 6–8), each the value cell of a range row (chunks in the looked-up columns of its row).
 /// Columns 1–3, three limbs per slot (rows 0–2, 3–5, 6–8): `A₁ B₁ C₁` (column 1), `A₂ B₂ C₂`
 /// (column 2), `L₁ L₂ W` (column 3; `W` a single cell at row 6). Fixed at row 0: `α` (alpha),
-/// `β` (beta), `μ` (mu); fixed γ at rows 0–2: the limbs of the quotient offset `K`, at rows
-/// 3–5: the (signed) limbs of the constant `C`. With `c_k = c'_k − 2^(CARRY_BITS−1)`,
+/// `β` (beta), `μ` (mu); fixed γ at row 1: the constant `C` (one signed limb, `|C| < 2^87`:
+/// `C₁ = C₂ = 0`), at row 2: `K₂` of the quotient offset `K = K₂·2^176` (`K₀ = K₁ = 0`). (γ is
+/// queried at rows 0–2 by other gates too, so this adds no fixed query.) With
+/// `c_k = c'_k − 2^(CARRY_BITS−1)`,
 /// `c_(−1) = 0` and the limb convolution `(X ⊛ Y)_k = Σ_(i+j=k) X_i·Y_j`, for `k < N`:
 ///
 /// `e_k = (A₁ ⊛ (B₁ − C₁))_k + α·(A₂ ⊛ (B₂ − C₂))_k + β·L₁_k + μ·L₂_k − V_k + C_k − ((Q − K) ⊛ p)_k`,
@@ -85,12 +87,18 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, moduli:
                 let alpha = m.query_fixed(c.alpha, Rotation::cur());
                 let beta = m.query_fixed(c.beta, Rotation::cur());
                 let mu = m.query_fixed(c.mu, Rotation::cur());
-                // Signed quotient Q − K (K: fixed γ rows 0–2), constant C (fixed γ rows 3–5).
-                let q: Vec<_> = (0..N)
-                    .map(|i| q[i].clone() - m.query_fixed(c.gamma, Rotation(i as i32)))
-                    .collect();
+                // Signed quotient Q − K with K = K₂·2^176 (fixed γ at row 2), and the constant
+                // C, one signed limb (fixed γ at row 1).
+                let mut q = q;
+                q[N - 1] = q[N - 1].clone() - m.query_fixed(c.gamma, Rotation((N - 1) as i32));
                 let gam: Vec<_> = (0..N)
-                    .map(|i| m.query_fixed(c.gamma, Rotation((N + i) as i32)))
+                    .map(|i| {
+                        if i == 0 {
+                            m.query_fixed(c.gamma, Rotation(1))
+                        } else {
+                            constant(Native::from(0u64))
+                        }
+                    })
                     .collect();
                 let d1: Vec<_> = (0..N).map(|i| b1[i].clone() - c1[i].clone()).collect();
                 let d2: Vec<_> = (0..N).map(|i| b2[i].clone() - c2[i].clone()).collect();

@@ -14,9 +14,9 @@
 //! the lazy-sum rows an affine point addition would otherwise need (see `ecc`).
 //!
 //! **Witness**: the new value `v`, a quotient `Q ≥ 0` and three carries. **Constraints** (the
-//! `Rel`/`RelV` gates, `field::gates`): with a constant offset `K ≥ 0` fixed by the operands'
-//! bounds (so that `S + K·p ≥ 0` for every witness in bounds, where `S` is the left-hand side),
-//! the integer identity
+//! `Rel`/`RelV` gates, `field::gates`): with a constant offset `K ≥ 0` (a multiple of 2^176)
+//! fixed by the operands' bounds (so that `S + K·p ≥ 0` for every witness in bounds, where `S`
+//! is the left-hand side), the integer identity
 //!
 //! ```text
 //!   E = a₁·(b₁ − c₁) + α·a₂·(b₂ − c₂) + β·l₁ + μ·l₂ + ν·v + C − (Q − K)·p = 0
@@ -249,11 +249,15 @@ pub fn bounds(rel: &Relation<'_>, p: &BigUint, range: &RangeChip) -> RelationBou
     let (lo, hi) = scaled(rel.nu(), &BigInt::zero(), &v_max);
     s_lo += lo + &rel.constant;
     s_hi += hi + &rel.constant;
-    let k = if s_lo < BigInt::zero() {
+    // K = K₂·2^176, the smallest such multiple covering the negative part (only its top limb
+    // is a fixed cell of the block).
+    let k_min = if s_lo < BigInt::zero() {
         (-&s_lo).div_ceil(&pb)
     } else {
         BigInt::zero()
     };
+    let unit = BigInt::one() << (2 * LIMB_BITS);
+    let k = k_min.div_ceil(&unit) * &unit;
     let kp = &k * &pb;
     let q_max = (&s_hi + &kp).div_floor(&pb);
     // The quotient's top limb must be one range row: widen its bound to the next size that
@@ -319,8 +323,8 @@ pub fn bounds(rel: &Relation<'_>, p: &BigUint, range: &RangeChip) -> RelationBou
         carries.push((cl.clone(), ch.clone()));
     }
     assert!(
-        rel.constant.magnitude().bits() < LIMB_BITS as u64 * N as u64,
-        "relation: constant above 2^264"
+        rel.constant.magnitude().bits() < LIMB_BITS as u64,
+        "relation: constant above 2^87"
     );
     RelationBounds {
         k: k.to_biguint().unwrap_or_default(),
@@ -560,15 +564,13 @@ impl<P: PrimeField> FieldChip<P> {
                 b.set_fixed(f, first, coef(x));
             }
         }
-        for (i, k) in to_limbs(&bnd.k).iter().enumerate() {
-            if !k.is_zero() {
-                b.set_fixed(FixedCol::Gamma, first + i as u32, native(k));
-            }
+        let kl = to_limbs(&bnd.k);
+        debug_assert!(kl[0].is_zero() && kl[1].is_zero(), "K is a multiple of 2^176");
+        if !kl[N - 1].is_zero() {
+            b.set_fixed(FixedCol::Gamma, first + (N - 1) as u32, native(&kl[N - 1]));
         }
-        for (i, c) in signed_limbs(&rel.constant).iter().enumerate() {
-            if !c.is_zero() {
-                b.set_fixed(FixedCol::Gamma, first + (N + i) as u32, native_signed(c));
-            }
+        if !rel.constant.is_zero() {
+            b.set_fixed(FixedCol::Gamma, first + 1, native_signed(&rel.constant));
         }
         let slots: [(Option<&CrtInt>, usize, usize); 8] = [
             (rel.a1, 1, 0),

@@ -13,6 +13,11 @@ pub const MAIN_COLS: usize = 4;
 /// there): every carry is one range row, so a group has `⌈FIELD_CARRY_BITS / L⌉` lookup columns.
 pub const FIELD_CARRY_BITS: u32 = 96;
 
+/// Looked-up columns with equality (copy constraints): the first three. Chunks that other
+/// gadgets copy (window digits) live only there ([`crate::range::RangeChip::decompose`]); the
+/// others hold chunks no constraint refers to by copy, so they need no permutation slot.
+pub const COPYABLE_LOOKUP_COLS: usize = 3;
+
 /// Challenges pinned by one `Challenge(k)` gate: challenge `16k + j` sits at main column
 /// `j mod 4`, `j / 4` rows below the gate's row.
 pub const CHALLENGES_PER_GATE: usize = 16;
@@ -231,7 +236,7 @@ impl GroupConfig {
         };
         let main = [advice(), advice(), advice(), advice()];
         let lookup: Vec<_> = (0..params.lookup_cols).map(|_| advice()).collect();
-        for c in main.iter().chain(lookup.iter()) {
+        for c in main.iter().chain(lookup.iter().take(COPYABLE_LOOKUP_COLS)) {
             meta.enable_equality(*c);
         }
         let coef = (0..params.lookup_cols)

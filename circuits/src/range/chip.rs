@@ -4,7 +4,9 @@ use num_bigint::BigUint;
 use num_traits::One;
 
 use crate::bigint::{fe_to_big, native, pow2};
-use crate::layout::{AssignedValue, Builder, FixedCol, GateKind, LayoutParams, Native, MAIN_COLS};
+use crate::layout::{
+    AssignedValue, Builder, FixedCol, GateKind, LayoutParams, Native, COPYABLE_LOOKUP_COLS, MAIN_COLS,
+};
 
 /// A cell proven to hold 0 or 1. Only gates that enforce booleanity create one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +64,37 @@ impl RangeChip {
         c: u32,
         tag: u64,
     ) -> RangeRows {
+        self.range_rows_in(b, value, bits, c, tag, self.params.lookup_cols)
+    }
+
+    /// [`Self::range_rows`] with every chunk in the first [`COPYABLE_LOOKUP_COLS`] looked-up
+    /// columns (the ones with equality), so the returned chunks can be copied: for window
+    /// digits. `bits` must be a multiple of `c` (no partial chunk; a construction error
+    /// otherwise).
+    pub fn copyable_rows(
+        &self,
+        b: &mut Builder,
+        value: &BigUint,
+        bits: u32,
+        c: u32,
+        tag: u64,
+    ) -> RangeRows {
+        assert!(
+            bits % c == 0,
+            "copyable chunks are full chunks: {bits} bits in {c}-bit chunks"
+        );
+        self.range_rows_in(b, value, bits, c, tag, COPYABLE_LOOKUP_COLS)
+    }
+
+    fn range_rows_in(
+        &self,
+        b: &mut Builder,
+        value: &BigUint,
+        bits: u32,
+        c: u32,
+        tag: u64,
+        slots: usize,
+    ) -> RangeRows {
         let k = self.params.lookup_cols;
         let n_full = (bits / c) as usize;
         let s = bits % c;
@@ -74,7 +107,7 @@ impl RangeChip {
         // the one after it) free in the last row.
         let mut rows: Vec<Vec<(usize, usize)>> = Vec::new(); // (slot, chunk index)
         for i in 0..n_full {
-            if !matches!(rows.last(), Some(r) if r.len() < k) {
+            if !matches!(rows.last(), Some(r) if r.len() < slots.min(k)) {
                 rows.push(Vec::new());
             }
             let r = rows.last_mut().expect("just pushed");
@@ -180,8 +213,9 @@ impl RangeChip {
     }
 
     /// Decomposes `x ∈ [0, 2^bits)` into chunks of `chunk_bits` (the lookup bits, or a
-    /// configured window size), least significant first; the last may be partial. Panics if
-    /// `chunk_bits` has no table section (a circuit-construction error).
+    /// configured window size), least significant first, in copyable columns
+    /// ([`Self::copyable_rows`]): `bits` must be a multiple of `chunk_bits`. Panics if
+    /// `chunk_bits` has no table section or does not divide `bits` (construction errors).
     pub fn decompose(
         &self,
         b: &mut Builder,
@@ -194,7 +228,7 @@ impl RangeChip {
             .params
             .window_tag(chunk_bits)
             .unwrap_or_else(|| panic!("no table section for {chunk_bits}-bit chunks"));
-        let rr = self.range_rows(b, &fe_to_big(&x.value), bits, chunk_bits, tag);
+        let rr = self.copyable_rows(b, &fe_to_big(&x.value), bits, chunk_bits, tag);
         b.constrain_equal(x, &rr.x);
         rr.chunks
     }
