@@ -4,8 +4,8 @@ mod common;
 
 use batch_ecdsa_circuits::config::BuilderCircuit;
 use batch_ecdsa_circuits::ecc::{odd_digit, AccPoint, EccChip};
-use batch_ecdsa_circuits::field::Proper;
 use batch_ecdsa_circuits::field::FieldChip;
+use batch_ecdsa_circuits::field::Proper;
 use batch_ecdsa_circuits::layout::{Builder, LayoutParams};
 use batch_ecdsa_circuits::range::RangeChip;
 use batch_ecdsa_circuits::test_utils::mock_verify;
@@ -19,7 +19,9 @@ use rand_chacha::ChaCha20Rng;
 const L: u32 = 12;
 
 fn params() -> LayoutParams {
-    LayoutParams::new(L)
+    let mut p = LayoutParams::new(L);
+    p.extra_gates = true;
+    p
 }
 
 fn chip(b: &Builder) -> EccChip {
@@ -88,7 +90,11 @@ fn add_runs_match_native() {
             let want = e.constant_point(b, want);
             e.assert_equal(b, &r, &want);
         }
-        let r = e.add_run(b, acc[0].clone(), &[acc[1].clone(), acc[0].clone(), acc[2].clone()]);
+        let r = e.add_run(
+            b,
+            acc[0].clone(),
+            &[acc[1].clone(), acc[0].clone(), acc[2].clone()],
+        );
         let want = (pts[0] + pts[0] + pts[1] + pts[2]).to_affine();
         assert_eq!(r.value(), want);
         let r = r.finish(&e, b);

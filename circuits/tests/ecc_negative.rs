@@ -22,7 +22,9 @@ use rand_chacha::ChaCha20Rng;
 const L: u32 = 12;
 
 fn params() -> LayoutParams {
-    LayoutParams::new(L)
+    let mut p = LayoutParams::new(L);
+    p.extra_gates = true;
+    p
 }
 
 fn chip(b: &Builder) -> EccChip {
@@ -187,7 +189,7 @@ fn add_of_equal_or_opposite_points_is_unsatisfiable() {
             let pb: AccPoint = e.load_point(b, p).into();
             let before = b.advice_cells().len();
             e.add_acc(b, &pa, &pb);
-            // The inverse cell W is column 3 of the slope block's seventh row.
+            // The inverse cell W is column 1 of the slope block's first row.
             let first = b.advice_cells()[before..]
                 .iter()
                 .map(|(c, _)| c.row)
@@ -196,7 +198,7 @@ fn add_of_equal_or_opposite_points_is_unsatisfiable() {
             let idx = b
                 .advice_cells()
                 .iter()
-                .position(|(c, _)| c.row == first + 6 && c.col == 3)
+                .position(|(c, _)| c.row == first && c.col == 1)
                 .expect("W cell");
             wi.store(idx, Ordering::SeqCst);
         });
@@ -278,7 +280,9 @@ fn mutation_small_ecc_circuit() {
     let (p, q) = (rnd_point(9), rnd_point(10));
     let k = Fq::random(ChaCha20Rng::seed_from_u64(33));
     // Smaller table (L = 10) so each of the MockProver runs is quick.
-    let circuit = BuilderCircuit::new(LayoutParams::new(10), move |b| {
+    let mut small = LayoutParams::new(10);
+    small.extra_gates = true;
+    let circuit = BuilderCircuit::new(small, move |b| {
         let e = chip(b);
         let pa = e.load_point(b, p);
         let qa = e.load_point(b, q);

@@ -4,7 +4,7 @@
 
 mod common;
 use batch_ecdsa_circuits::bigint::{fe_to_big, modulus};
-use batch_ecdsa_circuits::field::{Relation, FieldChip, FieldValue, Overflowing, Proper};
+use batch_ecdsa_circuits::field::{FieldChip, FieldValue, Overflowing, Proper, Relation};
 use batch_ecdsa_circuits::layout::Builder;
 use common::*;
 use ff::{Field, PrimeField};

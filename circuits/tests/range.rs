@@ -54,7 +54,8 @@ fn decompose_into_windows_and_limbs() {
                 Native::from((0xfedc_ba98_7654_3210u64 >> (4 * i)) & 15)
             );
         }
-        let l = r.decompose(b, &x, 64, 11);
+        // Chunks of the lookup bits (11 here): 66 bits is six full chunks (a 64-bit value).
+        let l = r.decompose(b, &x, 66, 11);
         assert_eq!(l.len(), 6);
         let bits = r.decompose(b, &x, 64, 1);
         assert_eq!(bits.len(), 64);

@@ -129,8 +129,7 @@ impl CircuitVisitor<Result<VerifyingKey<G1Affine>, KeyError>> for KeygenVk<'_> {
     ) -> Result<VerifyingKey<G1Affine>, KeyError> {
         // Selector compression: the gates' selectors share fixed columns where the degree
         // allows, so the proof carries fewer fixed evaluations.
-        keygen_vk_custom(self.0, circuit, true)
-            .map_err(|e| KeyError::Keygen(format!("vk: {e:?}")))
+        keygen_vk_custom(self.0, circuit, true).map_err(|e| KeyError::Keygen(format!("vk: {e:?}")))
     }
 }
 

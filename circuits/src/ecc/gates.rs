@@ -38,7 +38,11 @@ fn k(x: u64) -> Expression<Native> {
 /// entry matches no row. Rows with `lookup_in = 0` give the input `(0, 0, 0, 0)`, matched by
 /// the empty row every table reserves (key 0, limbs unassigned = 0); rows with key 0 can only
 /// match such zero inputs, whatever their advice holds.
-pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, table_group: &GroupConfig) {
+pub fn configure(
+    meta: &mut ConstraintSystem<Native>,
+    cfg: &GroupConfig,
+    table_group: &GroupConfig,
+) {
     let c = cfg.clone();
     let tg = table_group.clone();
     meta.lookup_any("ecc point table", move |m| {

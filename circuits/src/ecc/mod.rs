@@ -23,7 +23,7 @@
 //! of a fixed string, see [`offset_point`]); the accumulated `2^(o_top)·A` is a constant
 //! computed when the circuit is built and removed with one constant addition (or compared
 //! against, by the batch circuit). An intermediate addition with equal x coordinates makes the
-//! circuit unsatisfiable (its `Distinct` proof fails): a prover can only lose completeness that
+//! circuit unsatisfiable (its distinctness constraint fails): a prover can only lose completeness that
 //! way, never soundness. For honest points it needs a linear relation with known small
 //! coefficients between `A` and the inputs, i.e. a discrete logarithm of a hashed point.
 

@@ -109,7 +109,11 @@ pub fn odd_windows(fq: &FieldChip<Fq>, b: &mut Builder, k: &Proper<Fq>) -> Vec<S
     let kp = if beta { &kv + &n } else { kv.clone() };
     let m_all = (BigUint::one() << (WINDOW as usize * FULL_WINDOWS)) - 1u32;
     let e = (&kp + &m_all) >> 1;
-    let group_bits = [LIMB_BITS, LIMB_BITS, WINDOW * FULL_WINDOWS as u32 - 2 * LIMB_BITS];
+    let group_bits = [
+        LIMB_BITS,
+        LIMB_BITS,
+        WINDOW * FULL_WINDOWS as u32 - 2 * LIMB_BITS,
+    ];
     let eg = to_limbs(&e);
     let beta_bit = range.load_bit(b, beta);
     let mut groups = Vec::with_capacity(NUM_LIMBS);
@@ -142,7 +146,15 @@ pub fn odd_windows(fq: &FieldChip<Fq>, b: &mut Builder, k: &Proper<Fq>) -> Vec<S
     let t: BigInt = (low >> LIMB_BITS) + BigInt::from(2u8);
     let t = t.to_biguint().filter(|x| x.bits() <= 2).unwrap_or_default();
     let t_cell = range.load_checked(b, native(&t), 2);
-    let u = lin(fq, b, Some(&groups[0]), Some(&kl[0]), Native::from(2u64), -one, zero);
+    let u = lin(
+        fq,
+        b,
+        Some(&groups[0]),
+        Some(&kl[0]),
+        Native::from(2u64),
+        -one,
+        zero,
+    );
     let u = lin(
         fq,
         b,
@@ -173,10 +185,26 @@ pub fn odd_windows(fq: &FieldChip<Fq>, b: &mut Builder, k: &Proper<Fq>) -> Vec<S
         pow2(LIMB_BITS + 1),
         zero,
     );
-    let w = lin(fq, b, Some(&w), Some(&groups[2]), one, pow2(2 * LIMB_BITS + 1), zero);
+    let w = lin(
+        fq,
+        b,
+        Some(&w),
+        Some(&groups[2]),
+        one,
+        pow2(2 * LIMB_BITS + 1),
+        zero,
+    );
     let w = lin(fq, b, Some(&w), Some(&kl[0]), one, -one, zero);
     let w = lin(fq, b, Some(&w), Some(&kl[1]), one, -pow2(LIMB_BITS), zero);
-    let w = lin(fq, b, Some(&w), Some(&kl[2]), one, -pow2(2 * LIMB_BITS), zero);
+    let w = lin(
+        fq,
+        b,
+        Some(&w),
+        Some(&kl[2]),
+        one,
+        -pow2(2 * LIMB_BITS),
+        zero,
+    );
     let w = lin(
         fq,
         b,
@@ -239,11 +267,19 @@ impl EccChip {
     /// at different offsets (a 128-bit coefficient has fewer windows).
     pub fn msm_tables(&self, b: &mut Builder, terms: &[MsmTerm<'_>]) -> (AccPoint, Secp256k1) {
         for (table, ws) in terms {
-            assert_eq!(table.entries.len(), TABLE_ENTRIES, "a window table has 16 entries");
+            assert_eq!(
+                table.entries.len(),
+                TABLE_ENTRIES,
+                "a window table has 16 entries"
+            );
             let mut o: Vec<u32> = ws.iter().map(|x| x.offset).collect();
             o.sort_unstable();
             o.dedup();
-            assert_eq!(o.len(), ws.len(), "a scalar's windows have distinct offsets");
+            assert_eq!(
+                o.len(),
+                ws.len(),
+                "a scalar's windows have distinct offsets"
+            );
             assert!(
                 ws.iter()
                     .all(|w| w.width <= WINDOW && w.plus + (1u64 << w.width) <= 16),

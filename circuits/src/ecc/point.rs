@@ -3,7 +3,7 @@
 //!
 //! Every formula is a handful of relation blocks (`field::relation`): the affine chord and
 //! tangent formulas with the slope `λ` the new value of a *factor* block (`λ·(x₂ − x₁) ≡ y₂ − y₁`,
-//! with `x₂ ≢ x₁` proven by the `Distinct` gate of the same block) and `x₃`, `y₃` the new values
+//! with `x₂ ≢ x₁` proven by the distinctness constraint of the same block (`RelV(0)`)) and `x₃`, `y₃` the new values
 //! of *remainder* blocks. The differences and sums of coordinates are folded into the gates.
 
 use ff::Field;
@@ -35,7 +35,7 @@ impl AssignedPoint {
 
 /// An on-curve point (mod p) whose coordinates are not proven canonical: the accumulator and
 /// table points of the multiplications. `x` is proper (limbs range-checked, `< 2^256`, maybe
-/// `≥ p`): the `Distinct` gate of the next addition needs `x < 2^256`. `y` is any bounded value
+/// `≥ p`): the distinctness constraint of the next addition needs `x < 2^256`. `y` is any bounded value
 /// (proper, or a lazy `D − y` for a negated table entry): it only enters relations, where any
 /// representative mod p works. Canonical coordinates are proven once, in [`AccPoint::finish`].
 #[derive(Clone, Debug)]
@@ -167,7 +167,7 @@ impl EccChip {
     /// `P₁ + P₂` in three relation blocks:
     ///
     /// * `λ·(x₂ − x₁) − y₂ + y₁ ≡ 0`, `λ` the new value (factor), with `x₂ ≢ x₁ (mod p)` proven
-    ///   by the `Distinct` gate of that block, so `λ` is unique mod p;
+    ///   by the distinctness constraint of that block, so `λ` is unique mod p;
     /// * `x₃ ≡ λ² − x₁ − x₂` and `y₃ ≡ λ·(x₁ − x₃) − y₁` (new values, remainders).
     ///
     /// On-curve inputs with distinct x give exactly the chord sum mod p (on the curve); `x₃`,
@@ -235,7 +235,7 @@ impl EccChip {
     ///   (factor, `x_T₂ ≢ x₁` proven), `x₂ ≡ λ₂² − x₁ − x_T₂`;
     /// * `y₂ ≡ λ₂·(x₁ − x₂) − λ₁·(x₀ − x₁) + y₀ = λ₂·(x₁ − x₂) − y₁`.
     ///
-    /// Each slope is unique mod p given its `Distinct` proof, so `(x₂, y₂)` is exactly
+    /// Each slope is unique mod p given its distinctness proof, so `(x₂, y₂)` is exactly
     /// `P₀ + T₁ + T₂`: five blocks per pair instead of six. An odd last term is one
     /// [`Self::add_acc`]. A term may be `P₀` itself (e.g. `[T, P₀]` gives `2P₀ + T`).
     pub fn add_run(&self, b: &mut Builder, start: AccPoint, terms: &[AccPoint]) -> AccPoint {

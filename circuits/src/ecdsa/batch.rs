@@ -93,15 +93,15 @@ use std::sync::{Arc, Mutex};
 
 use ff::Field;
 use group::Curve;
-use halo2curves::secp256k1::Secp256k1;
 use halo2_proofs::circuit::{Layouter, SimpleFloorPlanner};
 use halo2_proofs::plonk::{Circuit, Column, ConstraintSystem, Error, Instance};
+use halo2curves::secp256k1::Secp256k1;
 use halo2curves::secp256k1::{Fp, Fq};
 use num_bigint::BigUint;
 
 use super::challenge::{
-    challenge_as_scalar, challenges_for, cut_challenge, load_challenge_cells, load_challenge_scalar,
-    powers, short_coefficients_native, unit_coefficient,
+    challenge_as_scalar, challenges_for, cut_challenge, load_challenge_cells,
+    load_challenge_scalar, powers, short_coefficients_native, unit_coefficient,
 };
 use super::scalar::{self, NonZeroScalar};
 use super::witness::SignatureWitness;
@@ -331,7 +331,10 @@ impl BatchEcdsaCircuit {
     /// The circuit with short coefficients; `params.challenges` is set to what B needs.
     /// `window` must be 4 (the window tables hold the 16 odd multiples).
     pub fn new(params: LayoutParams, signatures: Vec<SignatureWitness>, window: u32) -> Self {
-        assert_eq!(window, WINDOW, "the window tables hold 16 odd multiples: window 4");
+        assert_eq!(
+            window, WINDOW,
+            "the window tables hold 16 odd multiples: window 4"
+        );
         Self {
             params,
             signatures,
@@ -553,11 +556,17 @@ impl BatchEcdsaCircuit {
             let wu = neg_scaled_div(fq, &mut b, zi, &s.h, &s.s);
             g_scalar = Some(match g_scalar {
                 None => wu,
-                Some(g) => fq.new_value(&mut b, &Relation::linear().lin(1, &g).lin(1, &wu).remainder()),
+                Some(g) => fq.new_value(
+                    &mut b,
+                    &Relation::linear().lin(1, &g).lin(1, &wu).remainder(),
+                ),
             });
         }
         let g_scalar = g_scalar.expect("a batch has a signature");
-        let q_wins: Vec<Vec<ScalarWindow>> = q_scalars.iter().map(|k| odd_windows(fq, &mut b, k)).collect();
+        let q_wins: Vec<Vec<ScalarWindow>> = q_scalars
+            .iter()
+            .map(|k| odd_windows(fq, &mut b, k))
+            .collect();
         let g_wins = odd_windows(fq, &mut b, &g_scalar);
         let g_table = ecc.constant_odd_table(&mut b, Secp256k1::generator().to_affine());
         let mut terms: Vec<MsmTerm<'_>> = Vec::with_capacity(2 * sigs.len() + 1);

@@ -116,7 +116,12 @@ pub struct ShortCoefficient {
 /// operand: limbs `l₀ < 2^88` and `l₁ < 2^(bits−88)` range-checked with `l₀ + 2^88·l₁ = x`
 /// natively (the integer `l₀ + 2^88·l₁ < 2^127 < r` equals `x`, both `< r` and equal mod r),
 /// then the limbs `2·l₀ + 1`, `2·l₁` and the constant 0: exactly the integer z (`< 2^128 < n`).
-fn odd_scalar(fq: &FieldChip<Fq>, b: &mut Builder, x: &AssignedValue, bits: u32) -> Overflowing<Fq> {
+fn odd_scalar(
+    fq: &FieldChip<Fq>,
+    b: &mut Builder,
+    x: &AssignedValue,
+    bits: u32,
+) -> Overflowing<Fq> {
     let v = fe_to_big(&x.value);
     let mask = (BigUint::from(1u8) << LIMB_BITS) - 1u32;
     let l0 = fq
@@ -149,7 +154,12 @@ fn odd_scalar(fq: &FieldChip<Fq>, b: &mut Builder, x: &AssignedValue, bits: u32)
 
 /// A free cell `lo < 2^bits` with the windows and operand of `z = 2·lo + 1` (the windows'
 /// range rows prove the bound).
-fn short_coefficient(fq: &FieldChip<Fq>, b: &mut Builder, v: &BigUint, bits: u32) -> ShortCoefficient {
+fn short_coefficient(
+    fq: &FieldChip<Fq>,
+    b: &mut Builder,
+    v: &BigUint,
+    bits: u32,
+) -> ShortCoefficient {
     let cell = fq.range.load_witness(b, big_to_fe::<Native>(v));
     let windows = odd_windows_short(fq, b, &cell, bits);
     let scalar = odd_scalar(fq, b, &cell, bits);
@@ -170,7 +180,11 @@ fn short_coefficient(fq: &FieldChip<Fq>, b: &mut Builder, v: &BigUint, bits: u32
 /// `d_lo + 2^127·d_hi = r − 1 − (lo + 2^127·hi) ≥ 0`. Each `d` is the exact integer
 /// (`|value| < 2^129 ≪ r`), so the integer `lo + 2^127·hi` lies in `[0, r)` and equals `c`: the
 /// prover has no choice of `(lo, hi)`.
-pub fn cut_challenge(fq: &FieldChip<Fq>, b: &mut Builder, c: &AssignedValue) -> [ShortCoefficient; 2] {
+pub fn cut_challenge(
+    fq: &FieldChip<Fq>,
+    b: &mut Builder,
+    c: &AssignedValue,
+) -> [ShortCoefficient; 2] {
     let cv = fe_to_big(&c.value);
     let one = BigUint::from(1u8);
     let lo_v = &cv & ((&one << COEF_BITS) - 1u32);

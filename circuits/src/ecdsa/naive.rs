@@ -88,7 +88,12 @@ pub fn verify_signature(
     let r = scalar::x_mod_n(fq, b, &r_point.x);
     let u = scalar::div(fq, b, &h, &s);
     let v = scalar::div(fq, b, r.value(), &s);
-    let p = ecc.msm(b, std::slice::from_ref(&q), std::slice::from_ref(&v), Some(&u));
+    let p = ecc.msm(
+        b,
+        std::slice::from_ref(&q),
+        std::slice::from_ref(&v),
+        Some(&u),
+    );
     ecc.assert_equal(b, &p, &r_point);
     let mut public = Vec::with_capacity(9);
     public.extend_from_slice(h.limbs());

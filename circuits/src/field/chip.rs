@@ -234,7 +234,8 @@ impl<P: PrimeField> FieldChip<P> {
     }
 
     /// Limb-wise `bit ? x : y`. The result keeps the common type's invariant (each limb is one
-    /// of the two inputs' limbs, and the bit is the same for all limbs).
+    /// of the two inputs' limbs, and the bit is the same for all limbs). Needs
+    /// `LayoutParams::extra_gates`.
     pub fn select<T: Selectable<P>>(&self, b: &mut Builder, bit: &AssignedBit, x: &T, y: &T) -> T {
         let (xc, yc) = (x.crt(), y.crt());
         let row = b.new_rows(NUM_LIMBS as u32);
@@ -296,7 +297,7 @@ impl<P: PrimeField> FieldChip<P> {
     }
 
     /// 1 iff `x = y`. Both canonical, so equal iff all limbs equal iff `s = Σ (x_i − y_i)²`
-    /// is 0 (`s < 3·2^176`, no wrap mod r).
+    /// is 0 (`s < 3·2^176`, no wrap mod r). Needs `LayoutParams::extra_gates`.
     pub fn is_equal(&self, b: &mut Builder, x: &Reduced<P>, y: &Reduced<P>) -> AssignedBit {
         let row = b.new_rows(2);
         b.enable(GateKind::IsEqual, row);
@@ -347,7 +348,11 @@ impl<P: PrimeField> FieldChip<P> {
     /// proper bounds (88/88/80 bits, as a remainder or a loaded value), else [`Self::reduce`].
     pub fn canonical(&self, b: &mut Builder, x: &impl FieldValue<P>) -> Reduced<P> {
         let c = x.crt();
-        if c.max_limbs.iter().zip(proper_max().iter()).all(|(m, p)| m <= p) {
+        if c.max_limbs
+            .iter()
+            .zip(proper_max().iter())
+            .all(|(m, p)| m <= p)
+        {
             self.assert_canonical(b, &Proper::wrap(c.clone()))
         } else {
             self.reduce(b, x)

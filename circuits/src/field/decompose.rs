@@ -30,7 +30,9 @@ impl<P: PrimeField> FieldChip<P> {
         let vals = to_limbs(&x.inner.value);
         let mut out = Vec::new();
         for i in 0..NUM_LIMBS {
-            let rr = self.range.copyable_rows(b, &vals[i], PROPER_BITS[i], w, tag);
+            let rr = self
+                .range
+                .copyable_rows(b, &vals[i], PROPER_BITS[i], w, tag);
             b.constrain_equal(&x.inner.limbs[i], &rr.x);
             out.extend(rr.chunks);
         }

@@ -25,13 +25,13 @@ fn constant(x: Native) -> Expression<Native> {
 }
 
 /// Adds the field gates for one column group; `moduli[i]` gets the gates `Rel(i)` and
-/// `RelV(i)`, and `moduli[0]` the `Distinct` gate.
+/// `RelV(i)` (`RelV(0)` with the distinctness constraint).
 ///
 /// **Relation block** (`3·N = 9` rows, see `field::relation`). Column 0: the quotient limbs
 /// `Q` (rows 0–2), the block's new value `V` (rows 3–5) and the offset carries `c'` (rows
 /// 6–8), each the value cell of a range row (chunks in the looked-up columns of its row).
 /// Columns 1–3, three limbs per slot (rows 0–2, 3–5, 6–8): `A₁ B₁ C₁` (column 1), `A₂ B₂ C₂`
-/// (column 2), `L₁ L₂ W` (column 3; `W` a single cell at row 6). Fixed at row 0: `α` (alpha),
+/// (column 2), `L₁ L₂` (column 3, rows 0–5). Fixed at row 0: `α` (alpha),
 /// `β` (beta), `μ` (mu); fixed γ at row 1: the constant `C` (one signed limb, `|C| < 2^87`:
 /// `C₁ = C₂ = 0`), at row 2: `K₂` of the quotient offset `K = K₂·2^176` (`K₀ = K₁ = 0`). (γ is
 /// queried at rows 0–2 by other gates too, so this adds no fixed query.) With
@@ -48,10 +48,13 @@ fn constant(x: Native) -> Expression<Native> {
 /// (A relation without a new value leaves the V rows unassigned, i.e. 0.) Why these prove the
 /// relation over the integers, and the bounds they need: `FieldChip::relation`.
 ///
-/// **Distinct** (modulus 0, on the row of a relation block): with `D = B̂₁ − Ĉ₁`,
-/// `W·D·(D − p)·(D + p) = 1`. For `B₁, C₁ < 2^256` the integer `B₁ − C₁` lies in
-/// `(−2^256, 2^256)`, so it is `≡ 0 (mod p)` only if it is `0`, `p` or `−p`; each makes a factor
-/// `≡ 0 (mod r)` and the gate unsatisfiable. So the gate proves `B₁ ≢ C₁ (mod p)`.
+/// **Distinct** (part of `RelV(0)`, the factor block of modulus 0, whose `A₁` slot is free):
+/// with `D = B̂₁ − Ĉ₁` and `W` the cell of column 1, row 0, `W·D·(D − p)·(D + p) = 1`. For
+/// `B₁, C₁ < 2^256` the integer `B₁ − C₁` lies in `(−2^256, 2^256)`, so it is `≡ 0 (mod p)`
+/// only if it is `0`, `p` or `−p`; each makes a factor `≡ 0 (mod r)` and the gate unsatisfiable.
+/// So every factor block of modulus 0 proves `B₁ ≢ C₁ (mod p)` — what the chord slopes need,
+/// and true for the other factor blocks' divisors, which are nonzero (`W` is their inverse of
+/// a nonzero product).
 pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, moduli: &[BigUint]) {
     let base = pow2(LIMB_BITS);
     let limb_base: Vec<Native> = (0..N).map(|i| pow2(LIMB_BITS * i as u32)).collect();
@@ -112,7 +115,9 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, moduli:
                         p2 = p2 + a2[i].clone() * d2[k - i].clone();
                         qp = qp + q[i].clone() * constant(pl[k - i]);
                     }
-                    let mut e = p1 + alpha.clone() * p2 + beta.clone() * l1[k].clone()
+                    let mut e = p1
+                        + alpha.clone() * p2
+                        + beta.clone() * l1[k].clone()
                         + mu.clone() * l2[k].clone()
                         + gam[k].clone()
                         - qp
@@ -141,44 +146,35 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, moduli:
                 if !v_first {
                     e = e - nat(&v);
                 }
-                out.push(s * e);
+                out.push(s.clone() * e);
+                if v_first && idx == 0 {
+                    // Distinct: W·D·(D − p)·(D + p) = 1 with D = B̂₁ − Ĉ₁, W in the A₁ slot.
+                    let d = nat(&d1);
+                    let w = adv(m, &c, 1, 0);
+                    out.push(
+                        s * (w * d.clone() * (d.clone() - constant(p_nat)) * (d + constant(p_nat))
+                            - constant(Native::from(1u64))),
+                    );
+                }
                 out
             });
         }
     }
-    if let Some(p) = moduli.first() {
-        let p_nat = native(p);
-        let c = cfg.clone();
-        let lb = limb_base.clone();
-        meta.create_gate("field distinct", move |m| {
-            let s = m.query_selector(c.selector(GateKind::Distinct));
-            let d = (0..N).fold(constant(Native::from(0u64)), |acc, i| {
-                acc + (adv(m, &c, 1, N + i) - adv(m, &c, 1, 2 * N + i)) * constant(lb[i])
-            });
-            let w = adv(m, &c, 3, 2 * N);
-            vec![
-                s * (w
-                    * d.clone()
-                    * (d.clone() - constant(p_nat))
-                    * (d + constant(p_nat))
-                    - constant(Native::from(1u64))),
-            ]
-        });
-    }
-
     // Select block: rows 0..N, columns (a_i, b_i, c_i); the bit s at column 3, row 0.
     // c_i = b_i + s·(a_i − b_i); s is an `AssignedBit` (proven boolean where it was made).
     let c = cfg.clone();
-    meta.create_gate("field select", move |m| {
-        let sel = m.query_selector(c.selector(GateKind::Select));
-        let bit = adv(m, &c, 3, 0);
-        (0..N)
-            .map(|i| {
-                let (a, b, o) = (adv(m, &c, 0, i), adv(m, &c, 1, i), adv(m, &c, 2, i));
-                sel.clone() * (o - b.clone() - bit.clone() * (a - b))
-            })
-            .collect::<Vec<_>>()
-    });
+    if let Some(select) = c.try_selector(GateKind::Select) {
+        meta.create_gate("field select", move |m| {
+            let sel = m.query_selector(select);
+            let bit = adv(m, &c, 3, 0);
+            (0..N)
+                .map(|i| {
+                    let (a, b, o) = (adv(m, &c, 0, i), adv(m, &c, 1, i), adv(m, &c, 2, i));
+                    sel.clone() * (o - b.clone() - bit.clone() * (a - b))
+                })
+                .collect::<Vec<_>>()
+        });
+    }
 
     // Is-zero block: row 0 = (l_0, l_1, l_2, inv), row 1 column 0 = z. With s = Σ l_i:
     // s·inv = 1 − z and s·z = 0, so z = 1 iff s = 0, and z is boolean.
@@ -199,19 +195,21 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, moduli:
     // Is-equal block: row 0 = (a_0, a_1, a_2, inv), row 1 = (b_0, b_1, b_2, z). With
     // s = Σ (a_i − b_i)²: s·inv = 1 − z and s·z = 0.
     let c = cfg.clone();
-    meta.create_gate("field is_equal", move |m| {
-        let sel = m.query_selector(c.selector(GateKind::IsEqual));
-        let s = (0..N).fold(constant(Native::from(0u64)), |acc, i| {
-            let d = adv(m, &c, i, 0) - adv(m, &c, i, 1);
-            acc + d.clone() * d
+    if let Some(is_equal) = c.try_selector(GateKind::IsEqual) {
+        meta.create_gate("field is_equal", move |m| {
+            let sel = m.query_selector(is_equal);
+            let s = (0..N).fold(constant(Native::from(0u64)), |acc, i| {
+                let d = adv(m, &c, i, 0) - adv(m, &c, i, 1);
+                acc + d.clone() * d
+            });
+            let inv = adv(m, &c, 3, 0);
+            let z = adv(m, &c, 3, 1);
+            vec![
+                sel.clone() * (s.clone() * inv - constant(Native::from(1u64)) + z.clone()),
+                sel * s * z,
+            ]
         });
-        let inv = adv(m, &c, 3, 0);
-        let z = adv(m, &c, 3, 1);
-        vec![
-            sel.clone() * (s.clone() * inv - constant(Native::from(1u64)) + z.clone()),
-            sel * s * z,
-        ]
-    });
+    }
 
     // Less-or-equal block: N range rows with d_i in column 0; column 1 rows 0..N: x_i; column 2
     // rows 0..N−1: borrows β_i; fixed γ rows 0..N: limbs of the bound C. For each i:

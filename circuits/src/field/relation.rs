@@ -88,7 +88,8 @@ pub struct Relation<'a> {
     pub lin: [(i64, Option<&'a CrtInt>); 2],
     pub constant: BigInt,
     pub new: NewValue,
-    /// Also prove `b₁ ≢ c₁ (mod p)` (`Distinct` gate; modulus 0 only, both `< 2^256`).
+    /// The caller relies on `b₁ ≢ c₁ (mod p)`, which every factor block of modulus 0 proves
+    /// (`RelV(0)`); asserts both are `< 2^256`, which that proof needs.
     pub distinct: bool,
 }
 
@@ -329,11 +330,7 @@ pub fn bounds(rel: &Relation<'_>, p: &BigUint, range: &RangeChip) -> RelationBou
     RelationBounds {
         k: k.to_biguint().unwrap_or_default(),
         q_bits,
-        carries: [
-            carries[0].clone(),
-            carries[1].clone(),
-            carries[2].clone(),
-        ],
+        carries: [carries[0].clone(), carries[1].clone(), carries[2].clone()],
     }
 }
 
@@ -400,24 +397,26 @@ impl<P: PrimeField> FieldChip<P> {
             "a factor relation has no first operand"
         );
         assert!(
-            !rel.distinct || self.mul_gate == 0,
-            "the distinct gate is configured for modulus 0"
+            !rel.distinct || (self.mul_gate == 0 && rel.new == NewValue::Factor),
+            "distinctness is proven by the factor blocks of modulus 0"
         );
         assert!(
             !rel.distinct
-                || [rel.b1, rel.c1]
-                    .iter()
-                    .all(|x| match x {
-                        Some(c) => c.max_value().bits() <= 256,
-                        None => true,
-                    }),
+                || [rel.b1, rel.c1].iter().all(|x| match x {
+                    Some(c) => c.max_value().bits() <= 256,
+                    None => true,
+                }),
             "distinct operands must be below 2^256"
         );
         let bnd = bounds(rel, &self.p, &self.range);
         let pb = big(&self.p);
         let d1 = val(rel.b1) - val(rel.c1);
         let rest = BigInt::from(rel.alpha) * val(rel.a2) * (val(rel.b2) - val(rel.c2))
-            + rel.lin.iter().map(|(c, x)| BigInt::from(*c) * val(*x)).sum::<BigInt>()
+            + rel
+                .lin
+                .iter()
+                .map(|(c, x)| BigInt::from(*c) * val(*x))
+                .sum::<BigInt>()
             + &rel.constant;
         // The honest new value.
         let v: Option<BigUint> = match rel.new {
@@ -482,8 +481,8 @@ impl<P: PrimeField> FieldChip<P> {
                 e += BigInt::from(*coef) * &l[k];
             }
             c = e >> LIMB_BITS; // floor; exact for an honest witness
-            // An out-of-range carry (dishonest or wrong witness) is stored clamped: the range
-            // check or the gate then fails.
+                                // An out-of-range carry (dishonest or wrong witness) is stored clamped: the range
+                                // check or the gate then fails.
             let stored = (&c + &offset).to_biguint().unwrap_or_default();
             let stored = if stored.bits() > CARRY_BITS as u64 {
                 BigUint::zero()
@@ -565,7 +564,10 @@ impl<P: PrimeField> FieldChip<P> {
             }
         }
         let kl = to_limbs(&bnd.k);
-        debug_assert!(kl[0].is_zero() && kl[1].is_zero(), "K is a multiple of 2^176");
+        debug_assert!(
+            kl[0].is_zero() && kl[1].is_zero(),
+            "K is a multiple of 2^176"
+        );
         if !kl[N - 1].is_zero() {
             b.set_fixed(FixedCol::Gamma, first + (N - 1) as u32, native(&kl[N - 1]));
         }
@@ -589,7 +591,9 @@ impl<P: PrimeField> FieldChip<P> {
                 }
             }
         }
-        if rel.distinct {
+        // The factor block of modulus 0 always carries the distinctness constraint (its W);
+        // `rel.distinct` says the caller relies on it (and the operands are checked < 2^256).
+        if rel.new == NewValue::Factor && self.mul_gate == 0 {
             let nat = |x: Option<&CrtInt>| -> Native {
                 x.map_or(Native::ZERO, |c| {
                     c.limbs
@@ -603,8 +607,7 @@ impl<P: PrimeField> FieldChip<P> {
             let d = nat(rel.b1) - nat(rel.c1);
             let pn = native(&self.p);
             let w = (d * (d - pn) * (d + pn)).invert().unwrap_or(Native::ZERO);
-            b.assign(first + 2 * N as u32, 3, w);
-            b.enable(GateKind::Distinct, first);
+            b.assign(first, 1, w);
         }
         v_cells.map(|limbs| {
             Proper::wrap(CrtInt {

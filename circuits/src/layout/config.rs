@@ -45,6 +45,10 @@ pub struct LayoutParams {
     /// Proof-system challenges drawn after phase 0 (when `phases ≥ 2`; 0 means 1), each with
     /// its own `Challenge(j)` gate on lane 0 of the later phases.
     pub challenges: usize,
+    /// Also configure the gates no production circuit uses (the limb-wise `Select` and the
+    /// `IsEqual` block): each unused gate is a selector, i.e. a fixed evaluation in every
+    /// proof. Default off; the chip tests that exercise those gadgets turn it on.
+    pub extra_gates: bool,
     /// Phase 0 is a single *commit column* instead of column groups: one first-phase advice
     /// column with equality enabled and no gates or lookups, holding raw witness values that
     /// later phases copy (copy constraints) and check. Every column group, the point tables
@@ -75,6 +79,7 @@ impl LayoutParams {
             phases: 1,
             lanes: Vec::new(),
             challenges: 1,
+            extra_gates: false,
             commit_phase0: false,
         }
     }
@@ -159,10 +164,9 @@ pub enum GateKind {
     Lin,
     /// Relation block, the block's new value (if any) a linear term.
     Rel(usize),
-    /// Relation block, the block's new value the first factor of the first product.
+    /// Relation block, the block's new value the first factor of the first product (for
+    /// modulus 0 with the distinctness constraint of its difference).
     RelV(usize),
-    /// `x(B1) ≢ x(C1) (mod p)` on a relation block of modulus 0 (the ecc chord's x's).
-    Distinct,
     Select,
     IsZero,
     IsEqual,
@@ -258,12 +262,12 @@ impl GroupConfig {
         let mut kinds = vec![
             GateKind::Range,
             GateKind::Lin,
-            GateKind::Distinct,
-            GateKind::Select,
             GateKind::IsZero,
-            GateKind::IsEqual,
             GateKind::LessEq,
         ];
+        if params.extra_gates {
+            kinds.extend([GateKind::Select, GateKind::IsEqual]);
+        }
         kinds.extend((0..n_moduli).flat_map(|i| [GateKind::Rel(i), GateKind::RelV(i)]));
         if phase >= 1 && lane == 0 {
             kinds.extend((0..params.challenge_gates()).map(GateKind::Challenge));
@@ -306,11 +310,16 @@ impl GroupConfig {
 
     /// The selector of a gate kind. Panics only on a configuration bug (an unregistered kind).
     pub fn selector(&self, kind: GateKind) -> Selector {
+        self.try_selector(kind)
+            .unwrap_or_else(|| panic!("gate {kind:?} not configured"))
+    }
+
+    /// The selector of a gate kind, if configured.
+    pub fn try_selector(&self, kind: GateKind) -> Option<Selector> {
         self.selectors
             .iter()
             .find(|(k, _)| *k == kind)
             .map(|(_, s)| *s)
-            .unwrap_or_else(|| panic!("gate {kind:?} not configured"))
     }
 
     /// The advice column of global column index `col` (main columns first, then lookups).

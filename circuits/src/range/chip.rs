@@ -5,7 +5,8 @@ use num_traits::One;
 
 use crate::bigint::{fe_to_big, native, pow2};
 use crate::layout::{
-    AssignedValue, Builder, FixedCol, GateKind, LayoutParams, Native, COPYABLE_LOOKUP_COLS, MAIN_COLS,
+    AssignedValue, Builder, FixedCol, GateKind, LayoutParams, Native, COPYABLE_LOOKUP_COLS,
+    MAIN_COLS,
 };
 
 /// A cell proven to hold 0 or 1. Only gates that enforce booleanity create one.
@@ -151,11 +152,7 @@ impl RangeChip {
             if last && s > 0 {
                 let pv = chunk_val(n_full);
                 let d = b.assign(row, MAIN_COLS + partial_slot, native(&pv));
-                b.set_fixed(
-                    FixedCol::Coef(partial_slot),
-                    row,
-                    pow2(c * in_row as u32),
-                );
+                b.set_fixed(FixedCol::Coef(partial_slot), row, pow2(c * in_row as u32));
                 match self.params.window_tag(s) {
                     // A table section for s bits: one lookup (last column) with tag `tag + ptag`.
                     Some(ts) => {

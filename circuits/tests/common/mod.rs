@@ -12,7 +12,9 @@ use halo2curves::secp256k1::{Fp, Fq};
 pub const K: u32 = 12;
 
 pub fn params() -> LayoutParams {
-    LayoutParams::new(K - 1)
+    let mut p = LayoutParams::new(K - 1);
+    p.extra_gates = true;
+    p
 }
 
 pub fn fp_chip(b: &Builder) -> FieldChip<Fp> {
