@@ -1,11 +1,12 @@
-//! Cell counts per field operation (advice cells, of which looked-up, rows) for the wide-gate
-//! layout the chip uses and for the vertical prototype, at lookup bits L (default 17, k = 18).
+//! Cell counts per field and curve operation (advice cells, of which looked-up, rows, copies)
+//! of the relation-block layout, at lookup bits L (default 17, k = 18).
 //! No keys or proofs: the counts come from the builder. Run:
 //! `cargo bench -p batch-ecdsa-circuits --bench cells [-- L]`.
 //! The same operations in halo2-ecc: `benches/halo2-ecc-cells` (separate crate).
 
 use batch_ecdsa_circuits::ecc::EccChip;
-use batch_ecdsa_circuits::field::{FieldChip, Overflowing};
+use batch_ecdsa_circuits::ecc::{odd_windows, odd_windows_short, AccPoint};
+use batch_ecdsa_circuits::field::{FieldChip, FieldValue, Overflowing, Proper, Relation};
 use batch_ecdsa_circuits::layout::{Builder, LayoutParams, LayoutStats, Native, MAIN_COLS};
 use batch_ecdsa_circuits::range::RangeChip;
 use ff::Field;
@@ -19,7 +20,8 @@ fn main() {
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(17);
-    let params = LayoutParams::new(l);
+    let mut params = LayoutParams::new(l);
+    params.extra_gates = true;
     let mut b = Builder::new(0, params.clone());
     let range = RangeChip::new(params.clone());
     let fp: FieldChip<Fp> = FieldChip::new(range.clone(), 0);
@@ -49,10 +51,18 @@ fn main() {
     let s: Overflowing<Fp> = measure!("Fp add (lazy)", fp.add(&mut b, &x, &y));
     measure!("Fp sub (lazy)", fp.sub(&mut b, &x, &y));
     measure!("Fp neg (lazy)", fp.neg(&mut b, &x));
-    let m = measure!("Fp mul (wide block)", fp.mul(&mut b, &x, &y));
+    let m = measure!("Fp mul (relation block)", fp.mul(&mut b, &x, &y));
     measure!(
-        "Fp mul (vertical prototype)",
-        fp.mul_vertical(&mut b, &x, &y)
+        "Fp relation, 2 products + 2 linear terms, new value",
+        fp.new_value(
+            &mut b,
+            &Relation::product(&x, &y)
+                .minus(&m)
+                .plus_product(-1, &y, &x, Some(m.crt()))
+                .lin(1, &x)
+                .lin(-1, &y)
+                .remainder(),
+        )
     );
     measure!("Fp square", fp.square(&mut b, &x));
     measure!("Fp mul of lazy sums (a+b)(a+b)", fp.mul(&mut b, &s, &s));
@@ -62,7 +72,11 @@ fn main() {
         fp.assert_mul_eq(&mut b, &x, &y, &s)
     );
     measure!("Fp inverse", fp.inv(&mut b, &y));
-    measure!("Fp div", fp.div(&mut b, &x, &y));
+    measure!("Fp div (checked)", fp.div(&mut b, &x, &y));
+    measure!(
+        "Fp div_by_nonzero (divisor proven elsewhere)",
+        fp.div_by_nonzero(&mut b, &x, &y)
+    );
     measure!(
         "Fp assert_canonical (proper -> reduced)",
         fp.assert_canonical(&mut b, &m)
@@ -106,10 +120,10 @@ fn print_rows(title: &str, rows: &[(String, LayoutStats)]) {
     println!();
 }
 
-/// Per-operation cells of the ecc chip, at windows 3, 4, 5 (table sections for all three).
+/// Per-operation cells of the ecc chip and of the MSM.
 fn ecc_rows(l: u32) {
     let mut params = LayoutParams::new(l);
-    params.window_bits = vec![1, 3, 4, 5];
+    params.extra_gates = true;
     let mut rng = ChaCha20Rng::seed_from_u64(2);
     let rnd_point = |rng: &mut ChaCha20Rng| -> Secp256k1Affine {
         (Secp256k1::generator() * Fq::random(rng)).to_affine()
@@ -142,24 +156,40 @@ fn ecc_rows(l: u32) {
             e.load_point(b, p)
         );
         let qa = e.load_point(b, q);
-        let s = measure!(b, "ecc add_strict".into(), e.add_strict(b, &pa, &qa));
-        measure!(b, "ecc double".into(), e.double(b, &s));
+        let s = measure!(
+            b,
+            "ecc add_strict (canonical result)".into(),
+            e.add_strict(b, &pa, &qa)
+        );
+        measure!(b, "ecc double (canonical result)".into(), e.double(b, &s));
         measure!(b, "ecc neg".into(), e.neg(b, &s));
-        let acc: batch_ecdsa_circuits::ecc::AccPoint = s.clone().into();
+        let acc: AccPoint = s.clone().into();
+        let qacc: AccPoint = qa.clone().into();
+        let pacc: AccPoint = pa.clone().into();
         measure!(
             b,
-            "ecc add, accumulator (y proper; used in muls)".into(),
-            e.add_acc(b, &acc.x, &acc.y, &qa.x, &qa.y)
+            "ecc add, accumulator (3 blocks)".into(),
+            e.add_acc(b, &acc, &qacc)
         );
         measure!(
             b,
-            "ecc double, accumulator".into(),
-            e.double_acc(b, &acc.x, &acc.y)
+            "ecc chained pair P + T1 + T2 (5 blocks)".into(),
+            e.add_run(b, acc.clone(), &[qacc.clone(), pacc.clone()])
+        );
+        measure!(
+            b,
+            "ecc double, accumulator (3 blocks)".into(),
+            e.double_acc(b, &acc)
         );
         measure!(
             b,
             "ecc double-and-add 2A+T, accumulator".into(),
-            e.double_and_add_acc(b, &acc, &qa.x, &qa.y)
+            e.double_and_add_acc(b, &acc, &qacc)
+        );
+        measure!(
+            b,
+            "ecc finish (both coordinates canonical)".into(),
+            acc.clone().finish(&e, b)
         );
         let bit = e.fp.range.load_bit(b, true);
         measure!(b, "ecc select".into(), e.select(b, &bit, &pa, &qa));
@@ -168,101 +198,68 @@ fn ecc_rows(l: u32) {
             "ecc assert_equal (copies only)".into(),
             e.assert_equal(b, &pa, &pa.clone())
         );
-        let k = e.fq.load_reduced(b, Fq::random(&mut rng));
-        for w in [3u32, 4, 5] {
-            let t = 1usize << w;
-            let table = e.offset_table(b, &pa, q, t);
-            let wins = measure!(
-                b,
-                format!("scalar -> {w}-bit windows"),
-                batch_ecdsa_circuits::ecc::scalar_windows(&e.fq, b, &k, w)
-            );
-            measure!(
-                b,
-                format!("table select, {t} witness points (w = {w})"),
-                e.select_from_table(b, &table, &wins[0].digit)
-            );
-            let consts: Vec<Secp256k1Affine> = (0..t)
-                .map(|i| (Secp256k1::generator() * Fq::from(i as u64 + 1)).to_affine())
-                .collect();
-            measure!(
-                b,
-                format!("table select, {t} constant points (w = {w})"),
-                e.select_constant(b, &consts, &wins[0].digit)
-            );
-            measure!(
-                b,
-                format!("table build, {t} entries (w = {w})"),
-                e.offset_table(b, &pa, q, t)
-            );
-            measure!(
-                b,
-                format!("table build, {t} entries, accumulator (w = {w})"),
-                e.offset_table_acc(b, &pa, q, t)
-            );
-            let acc_table = e.offset_table_acc(b, &pa, q, t);
-            let lt = measure!(
-                b,
-                format!("lookup table load, {t} entries (w = {w})"),
-                e.load_lookup_table(b, acc_table)
-            );
-            measure!(
-                b,
-                format!("lookup select, {t} entries (w = {w})"),
-                e.select_lookup(b, &lt, &wins[0].digit)
-            );
-        }
-        for w in [3u32, 4, 5] {
-            measure!(
-                b,
-                format!("fixed_base_mul k*G (w = {w})"),
-                e.fixed_base_mul_w(b, &k, g, w)
-            );
-        }
-        for w in [3u32, 4, 5] {
-            measure!(
-                b,
-                format!("scalar_mul k*P (w = {w})"),
-                e.msm(
-                    b,
-                    std::slice::from_ref(&pa),
-                    std::slice::from_ref(&k),
-                    None,
-                    w
-                )
-            );
-        }
+        let k: Proper<Fq> = e.fq.load_reduced(b, Fq::random(&mut rng)).into();
+        let table = measure!(
+            b,
+            "window table (2e-15)P, 16 entries".into(),
+            e.odd_table(b, &pacc)
+        );
+        let lt = measure!(
+            b,
+            "lookup table load, 16 entries (copies)".into(),
+            e.load_lookup_table(b, table)
+        );
+        measure!(
+            b,
+            "constant window table of G (once per circuit)".into(),
+            e.constant_odd_table(b, g)
+        );
+        let wins = measure!(
+            b,
+            "scalar -> 65 signed odd windows (recoding)".into(),
+            odd_windows(&e.fq, b, &k)
+        );
+        let lo = e.fq.range.load_witness(b, Native::from(12345u64));
+        measure!(
+            b,
+            "short odd scalar 2lo+1, lo < 2^127 -> 32 windows".into(),
+            odd_windows_short(&e.fq, b, &lo, 127)
+        );
+        measure!(
+            b,
+            "lookup select (8 cells)".into(),
+            e.select_lookup(b, &lt, &wins[0].digit, 0)
+        );
+        measure!(b, "fixed_base_mul k*G".into(), e.fixed_base_mul(b, &k, g));
+        measure!(b, "scalar_mul k*P".into(), e.scalar_mul(b, &pa, &k));
     }
-    print_rows(
-        &format!("ecc chip, L = {l}, windows 1/3/4/5 configured"),
-        &rows,
-    );
+    print_rows(&format!("ecc chip, L = {l}"), &rows);
     let mut rows2: Vec<(String, LayoutStats)> = Vec::new();
-    for w in [3u32, 4, 5] {
-        for nb in [1usize, 2, 8, 32] {
-            let (mut b, e) = new();
-            let pts: Vec<_> = (0..nb)
-                .map(|_| e.load_point(&mut b, rnd_point(&mut rng)))
-                .collect();
-            let ks: Vec<_> = (0..nb)
-                .map(|_| e.fq.load_reduced(&mut b, Fq::random(&mut rng)))
-                .collect();
-            let k0 = e.fq.load_reduced(&mut b, Fq::random(&mut rng));
-            let before = b.stats();
-            e.msm(&mut b, &pts, &ks, Some(&k0), w);
-            let st = b.stats() - before;
-            let per = LayoutStats {
-                advice_cells: st.advice_cells / nb,
-                lookup_cells: st.lookup_cells / nb,
-                rows: st.rows / nb,
-                copies: st.copies / nb,
-            };
-            rows2.push((format!("msm B = {nb} + G term, w = {w}: total"), st));
-            rows2.push((format!("msm B = {nb} + G term, w = {w}: per point"), per));
-        }
+    for nb in [1usize, 2, 8, 32] {
+        let (mut b, e) = new();
+        let pts: Vec<_> = (0..nb)
+            .map(|_| e.load_point(&mut b, rnd_point(&mut rng)))
+            .collect();
+        let ks: Vec<Proper<Fq>> = (0..nb)
+            .map(|_| e.fq.load_reduced(&mut b, Fq::random(&mut rng)).into())
+            .collect();
+        let k0: Proper<Fq> = e.fq.load_reduced(&mut b, Fq::random(&mut rng)).into();
+        let before = b.stats();
+        e.msm(&mut b, &pts, &ks, Some(&k0));
+        let st = b.stats() - before;
+        let per = LayoutStats {
+            advice_cells: st.advice_cells / nb,
+            lookup_cells: st.lookup_cells / nb,
+            rows: st.rows / nb,
+            copies: st.copies / nb,
+        };
+        rows2.push((format!("msm B = {nb} + G term: total"), st));
+        rows2.push((format!("msm B = {nb} + G term: per point"), per));
     }
     print_rows(
-        &format!("msm (Straus, shared doublings, G from a constant table), L = {l}"),
+        &format!(
+            "msm (Straus, shared doublings, signed odd windows, G from a constant table), L = {l}"
+        ),
         &rows2,
     );
 }

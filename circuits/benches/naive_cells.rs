@@ -52,7 +52,7 @@ fn main() {
     let ecc = c.chip();
     let mut b = Builder::new(0, params.clone());
     let w0 = ecdsa_witness(0);
-    batch_ecdsa_circuits::ecdsa::naive::verify_signature(&ecc, &mut b, &w0, DEFAULT_WINDOW);
+    batch_ecdsa_circuits::ecdsa::naive::verify_signature(&ecc, &mut b, &w0);
     let w = ecdsa_witness(1);
     let mut rows: Vec<(&str, LayoutStats)> = Vec::new();
     macro_rules! measure {
@@ -91,8 +91,7 @@ fn main() {
             &mut b,
             std::slice::from_ref(&q),
             std::slice::from_ref(&v),
-            Some(&u),
-            DEFAULT_WINDOW
+            Some(&u)
         )
     );
     measure!("assert P = R", ecc.assert_equal(&mut b, &p, &r_pt));
