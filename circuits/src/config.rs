@@ -39,7 +39,7 @@ pub struct CircuitConfig {
 
 impl CircuitConfig {
     /// Configures `params.phases` column groups with the range and field gates; the mul gate of
-    /// `moduli[i]` is `GateKind::Mul(i)`.
+    /// `moduli[i]` has the relation gates `GateKind::Rel(i)`, `GateKind::RelV(i)`.
     pub fn configure(
         meta: &mut ConstraintSystem<Native>,
         params: LayoutParams,
@@ -86,7 +86,7 @@ impl CircuitConfig {
         }
     }
 
-    /// The configuration with secp256k1 `Fp` as `Mul(0)` and `Fq` as `Mul(1)`.
+    /// The configuration with secp256k1 `Fp` as modulus 0 and `Fq` as modulus 1.
     pub fn configure_secp256k1(meta: &mut ConstraintSystem<Native>, params: LayoutParams) -> Self {
         Self::configure(meta, params, vec![modulus::<Fp>(), modulus::<Fq>()])
     }

@@ -17,32 +17,31 @@
 //! instance column, which the transcript absorbs first, so they need no commitment here.)
 //!
 //! **Phase 1** (after the challenges; one column group by default, more with
-//! [`LayoutGoal::FastProver`]): the challenge cells, each pinned by its own `Challenge(j)` gate
-//! ([`super::challenge`]); the coefficients `zᵢ` (Short: `z₀ = 1`, then `lo(c_j) = c_j mod
-//! 2^126` and `hi(c_j) = ⌊c_j / 2^126⌋` of challenge j, cut canonically by
-//! [`super::challenge::cut_challenge`], with their `w`-bit windows: 32 windows instead of 64
-//! for the `Rᵢ` terms); then per signature: `Qᵢ`, `Rᵢ` loaded canonical and on the curve
+//! [`LayoutGoal::FastProver`]): the challenge cells, pinned 16 to a `Challenge(k)` gate
+//! ([`super::challenge`]); the coefficients `zᵢ` (Short: `z₀ = 1`, then `2·lo(c_j) + 1` and
+//! `2·hi(c_j) + 1` with `lo(c_j) = c_j mod 2^127`, `hi(c_j) = ⌊c_j / 2^127⌋`, cut canonically by
+//! [`super::challenge::cut_challenge`], with their signed-odd windows: 32 windows instead of
+//! 65 for the `Rᵢ` terms); then per signature: `Qᵢ`, `Rᵢ` loaded canonical and on the curve
 //! (affine: never the identity), the limbs of `Rᵢ` copy-constrained to the raw phase-0 cells;
 //! `hᵢ` canonical; `1 ≤ sᵢ < n`, its limbs copy-constrained to the raw cells; `rᵢ = x(Rᵢ) mod
-//! n ≠ 0` with `x ∈ [n, p)` handled; `−uᵢ = −hᵢ/sᵢ` and `−vᵢ = −rᵢ/sᵢ` (witness `q` canonical,
-//! `q·sᵢ ≡ −num`, `sᵢ ≠ 0` proven so `q` is unique); the Straus tables `[C + d·Rᵢ]`,
-//! `[C + d·Qᵢ]` (`d < 2^w`), built with accumulator additions and laid out for the
-//! point-table lookup (lane 0 of phase 1); the limbs of `hᵢ`, `x(Qᵢ)`, `y(Qᵢ)`
-//! copy-constrained to the instance column. Then the coefficients `zᵢ·(−vᵢ)` and
-//! `Σ zᵢ·(−uᵢ)` (Fq chip, canonical, full width) and their windows, and ONE Straus MSM over
-//! the 2B points with one shared chain of doublings plus the G term from a constant table
-//! ([`EccChip::msm_lookup_tables_raw`], selections by the point-table lookup). The
-//! accumulator starts at the hashed constant
-//! `A` and every table entry carries the hashed constant `C`, so the MSM equals
-//! `Σ + offset` for a constant `offset` fixed when the circuit is built; the circuit asserts
-//! `acc = offset` (canonical limbs, copy constraints), i.e. `Σ = O`.
+//! n ≠ 0` with `x ∈ [n, p)` handled; the window tables `(2e − 15)·Rᵢ`, `(2e − 15)·Qᵢ`
+//! (`e < 16`, [`EccChip::odd_table`]) laid out for the point-table lookup (lane 0 of phase 1);
+//! the limbs of `hᵢ`, `x(Qᵢ)`, `y(Qᵢ)` copy-constrained to the instance column. Then the
+//! scalars `kᵢ ≡ −zᵢ·rᵢ/sᵢ` (one relation block `kᵢ·sᵢ + zᵢ·rᵢ ≡ 0 mod n` each, `sᵢ ≢ 0`
+//! proven, so `kᵢ` is unique mod n) and `g ≡ Σ −zᵢ·hᵢ/sᵢ`, their signed-odd recodings
+//! ([`crate::ecc::odd_windows`]: 65 windows of an integer `≡` the scalar mod n), and ONE
+//! Straus MSM over the 2B window tables plus the constant window table of G with one shared
+//! chain of doublings ([`EccChip::msm_tables`], selections by the point-table lookup). The
+//! accumulator starts at the hashed constant `A`, so the MSM equals `Σ + 2^256·A`; the circuit
+//! asserts `acc = 2^256·A` (canonical limbs, copy constraints to constant cells), i.e. `Σ = O`.
 //!
 //! **Soundness.** Write `Eᵢ = Rᵢ − uᵢ·G − vᵢ·Qᵢ = eᵢ·G` (the group is cyclic of prime order n).
 //! Signature i is valid (ECDSA*, see [`super`]) iff `Eᵢ = O` given the per-signature checks.
 //! The circuit proves `Σ zᵢ·eᵢ ≡ 0 (mod n)` for the integers `zᵢ` it derives (every point
-//! operation is exact: additions prove `x₁ ≠ x₂`, doublings act on on-curve points, a
-//! lookup selection returns exactly the entry of its proven digit; see [`crate::ecc`]; the
-//! windows of `zᵢ` and the scalar `zᵢ` used in `zᵢ·(−vᵢ)`, `Σ zᵢ·(−uᵢ)` are the same integer).
+//! operation is exact mod p: additions prove `x₁ ≢ x₂`, doublings act on on-curve points, a
+//! lookup selection returns exactly the entry of its proven index; see [`crate::ecc`]; the
+//! windows of `zᵢ` represent the same integer `zᵢ` as the `Fq` operand used in `kᵢ` and `g`,
+//! and each recoding represents an integer `≡` its scalar mod n).
 //!
 //! *What is fixed before the challenges.* `eᵢ` is a function of `Rᵢ`, `sᵢ`, `hᵢ`, `Qᵢ` only:
 //! `uᵢ`, `vᵢ`, `rᵢ` and the tables are determined by them (each phase-1 witness is pinned by
@@ -59,21 +58,24 @@
 //! ≤ 2^-256), successive squeezes are independent oracle outputs, and the cell holding `c_j`
 //! is pinned by its gate.
 //!
-//! * Short coefficients (default). The cut is canonical (`lo + 2^126·hi = c_j < r` as
+//! * Short coefficients (default). The cut is canonical (`lo + 2^127·hi = c_j < r` as
 //!   integers, proven), so each `zᵢ` is a function of the challenges with no prover choice.
 //!   Suppose some `eₖ ≠ 0`. If only `e₀ ≠ 0`, the sum is `e₀ ≠ 0` (z₀ = 1): rejected. Else
 //!   take `k ≥ 1` with `eₖ ≠ 0` and fix every challenge except the one `c` that `zₖ` is cut
-//!   from (and, given `c`, its partner coefficient): `zₖ ↦ zₖ·eₖ` is injective mod n on
-//!   `[0, 2^128)` (n prime > 2^128), so at most one value of `zₖ` satisfies the equation given
-//!   the partner. If `zₖ = lo(c)`: given `hi(c) < r_hi`, `lo(c)` is uniform on `[0, 2^126)`, and
-//!   `hi(c) = r_hi` has probability `< 2^-127`: error `≤ 2^-126 + 2^-127`. If `zₖ = hi(c)`:
-//!   given `lo(c)`, `hi(c)` is uniform on a set of at least `⌊r/2^126⌋ ≥ 2^127` values: error
-//!   `≤ 2^-127`. Adding the sampling distance, **one attempt passes with probability
+//!   from (and, given `c`, its partner half): `zₖ ↦ zₖ·eₖ` is injective mod n on
+//!   `[0, 2^128]` (n prime > 2^128), and `zₖ = 2h + 1` is injective in the half `h`, so at most
+//!   one value of that half satisfies the equation given the partner. If `zₖ = 2·lo(c) + 1`:
+//!   given `hi(c) < r_hi`, `lo(c)` is uniform on `[0, 2^127)`, and `hi(c) = r_hi` has
+//!   probability `< 2^127/r < 2^-126.6`: error `≤ 2^-127 + 2^-126.6`. If `zₖ = 2·hi(c) + 1`:
+//!   given `lo(c)`, `hi(c)` is uniform on a set of at least `⌊r/2^127⌋ ≥ 2^126.6` values: error
+//!   `≤ 2^-126.6`. Adding the sampling distance, **one attempt passes with probability
 //!   `≤ 2^-125`**, whatever B; grinding q transcripts (re-committing phase 0) gives
 //!   `≤ q·2^-125` (e.g. 2^-61 after 2^64 tries). Without the canonical cut the prover could
 //!   pick `c_j + r` for each challenge, 2^(B/2) combinations: that is why it is proven.
 //!   Independence matters: cutting one challenge (or powers of one t) into many short pieces
-//!   would not give independent coefficients, hence `⌈(B−1)/2⌉` challenges.
+//!   would not give independent coefficients, hence `⌈(B−1)/2⌉` challenges. (The coefficients
+//!   are odd so that their signed-odd recoding needs no correction: `2h + 1` has the windows
+//!   of `h` with 8 added to the top index.)
 //! * Powers of t. `T ≡ c (mod r)` with at most 6 choices of the integer `T`
 //!   ([`super::challenge`]); if some `eⱼ ≠ 0`, `P(X) = Σ eᵢ·Xⁱ` is a non-zero polynomial over
 //!   `Z_n` of degree `≤ B − 1` with at most `B − 1` roots: one attempt passes with probability
@@ -84,8 +86,10 @@
 //! computed from the public inputs.
 //!
 //! **Completeness limits** (never soundness): as in the naive circuit, an intermediate
-//! addition meeting a hashed offset point, or `uᵢ = 0`, makes an honest batch unprovable with
-//! negligible probability. Free cells: as in the naive circuit (none for a valid batch); the
+//! addition with equal x coordinates (which for honest inputs needs a discrete logarithm of
+//! the hashed offset `A`) or a distinctness difference `≡ 0, ±p (mod r)` without being
+//! `0, ±p` (about 2^-250 per addition) makes an honest batch unprovable. Zero scalars are
+//! fine (recoded as n). Free cells: as in the naive circuit (none for a valid batch); the
 //! raw phase-0 cells are not free (each is copy-constrained to a checked limb).
 
 use std::collections::HashMap;
@@ -113,25 +117,21 @@ use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
 use crate::range::RangeChip;
 use crate::test_utils::Mutable;
 
-/// Default Straus window: measured best for every B from 1 to 256 (see `circuits/CELLS.md`,
-/// `cargo bench -p batch-ecdsa-circuits --bench batch_cells`).
-pub const DEFAULT_BATCH_WINDOW: u32 = 4;
+/// The Straus window: 4, the only one the window tables support (16 odd multiples). Before
+/// the signed-odd tables, w = 3, 4, 5 were measured for every B from 1 to 256 and w = 4 was
+/// the cheapest at every B (`circuits/CELLS.md`, history); the odd tables halve the table cost
+/// at the same window.
+pub const DEFAULT_BATCH_WINDOW: u32 = crate::ecc::WINDOW;
 
-/// The Straus window for a batch of `b` signatures. Per signature the MSM costs two tables of
-/// `2^w − 1` accumulator additions (+ `6·2^w` lookup-table copies) plus `⌈128/w⌉ + ⌈256/w⌉`
-/// selections (8 cells, point-table lookup) and additions (short coefficient for `Rᵢ`, full
-/// width for `Qᵢ`); the shared part is the doublings and the G term. Measured (cells per
-/// signature, lookup bits 17, `batch_cells` bench, after the lookup selections and the short
-/// coefficients): w = 4 is the cheapest at every B in 1..=256 (w = 3 costs ~13 % more per
-/// signature at B = 256, w = 5 ~10 % more), so this returns 4 for every B; it exists so that
-/// callers do not hard-code it.
+/// The Straus window for a batch of `b` signatures: [`DEFAULT_BATCH_WINDOW`] for every B (it
+/// exists so that callers do not hard-code it).
 pub fn choose_window(_b: usize) -> u32 {
     DEFAULT_BATCH_WINDOW
 }
 
 /// Layout parameters of the batch circuit: phase 0 a commit column, phase 1 one column group
-/// (set `lanes[1]` for more), lookup bits `lookup_bits`, selection gates for window `w` (plus
-/// the 1- and 4-bit sections every circuit has).
+/// (set `lanes[1]` for more), lookup bits `lookup_bits`, the table section of window `w` (4;
+/// every circuit has the 1- and 4-bit sections).
 pub fn batch_params(lookup_bits: u32, w: u32) -> LayoutParams {
     let mut p = LayoutParams::new(lookup_bits);
     if !p.window_bits.contains(&w) {

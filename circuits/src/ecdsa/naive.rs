@@ -8,16 +8,19 @@
 //! 2. `hᵢ` loaded and proven canonical (`< n`); `sᵢ` proven in `[1, n)`
 //!    ([`scalar::load_signature_scalar`]).
 //! 3. `rᵢ = x(Rᵢ) mod n`, proven non-zero, with `x ∈ [n, p)` handled ([`scalar::x_mod_n`]).
-//! 4. `uᵢ = hᵢ/sᵢ`, `vᵢ = rᵢ/sᵢ` with the divisor proven non-zero ([`scalar::div`]).
-//! 5. `P = uᵢ·G + vᵢ·Qᵢ` by the curve chip's Straus MSM with one point plus the fixed-base G
-//!    term ([`EccChip::msm`]), and `P = Rᵢ` (coordinate-wise copy constraints).
+//! 4. `uᵢ = hᵢ/sᵢ`, `vᵢ = rᵢ/sᵢ` (one relation block each, the divisor proven non-zero:
+//!    [`scalar::div`]).
+//! 5. `P = uᵢ·G + vᵢ·Qᵢ` by the curve chip's Straus MSM with one point plus the constant
+//!    window table of G ([`EccChip::msm`], signed odd windows, so `uᵢ = 0` is fine), and
+//!    `P = Rᵢ` (coordinate-wise copy constraints).
 //! 6. The limbs of `hᵢ`, `x(Qᵢ)`, `y(Qᵢ)` are copy-constrained to the instance column
 //!    ([`super::instance`]).
 //!
 //! **Completeness limits** (never soundness): the MSM's strict additions fail when an
-//! intermediate sum meets a hashed offset point (negligible for honest inputs), and
-//! `uᵢ = 0` (a hash `≡ 0 mod n`) has no representable `uᵢ·G`, so such a signature cannot be
-//! proven (SHA-256 or Keccak output `≡ 0 mod n` is not known to exist).
+//! intermediate sum has the x of the point it is added to, which for honest inputs needs a
+//! discrete logarithm of the hashed offset `A`; the final removal of `2^256·A` fails only if
+//! `uᵢ·G + vᵢ·Qᵢ` is `O` or `−2^257·A`, i.e. never for an honest `Rᵢ` (an on-curve point whose
+//! discrete logarithm to `A` nobody knows).
 //!
 //! **Free cells**: the inverse witness of an `is_zero`/`is_equal` block whose input is zero
 //! (marked by the field chip; none occur for a valid batch here since every tested value is

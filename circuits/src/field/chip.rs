@@ -35,7 +35,7 @@ pub struct FieldChip<P> {
     pub range: RangeChip,
     /// The emulated prime p.
     pub p: BigUint,
-    /// Index of this modulus's multiplication gate (`GateKind::Mul(i)`).
+    /// Index of this modulus's relation gates (`GateKind::Rel(i)`, `GateKind::RelV(i)`).
     pub mul_gate: usize,
     _p: PhantomData<P>,
 }
@@ -48,7 +48,7 @@ pub(crate) fn proper_max() -> [BigUint; NUM_LIMBS] {
 }
 
 impl<P: PrimeField> FieldChip<P> {
-    /// A chip for `P` whose multiplication gate was registered as `Mul(mul_gate)` (the
+    /// A chip for `P` whose relation gates were registered as `Rel(mul_gate)`, `RelV(mul_gate)` (the
     /// position of `P`'s modulus in `CircuitConfig::configure`'s list).
     pub fn new(range: RangeChip, mul_gate: usize) -> Self {
         let l = range.params.lookup_bits;
