@@ -64,7 +64,7 @@ impl<P: PrimeField> FieldChip<P> {
             assert!(
                 s == 0
                     || range.params.window_tag(s).is_some()
-                    || range.params.lookup_cols >= bits.div_ceil(l) as usize + 1,
+                    || range.params.lookup_cols > bits.div_ceil(l) as usize,
                 "no table section for the {s}-bit top chunk of a {bits}-bit limb"
             );
         }

@@ -72,6 +72,7 @@ impl RangeChip {
     /// columns (the ones with equality), so the returned chunks can be copied: for window
     /// digits. `bits` must be a multiple of `c` (no partial chunk; a construction error
     /// otherwise).
+    #[allow(clippy::manual_is_multiple_of)] // keeps the crate buildable before Rust 1.87
     pub fn copyable_rows(
         &self,
         b: &mut Builder,
