@@ -1,8 +1,9 @@
 //! Cells per signature of `BatchEcdsaCircuit` against `NaiveEcdsaCircuit`, by laying the
 //! circuits out (no keys, no proofs; counts from the builders). Run:
-//! `cargo bench -p batch-ecdsa-circuits --bench batch_cells [-- B1,B2,... [w1,w2,...]]`
-//! (defaults: B = 1,2,4,8,16,32,64,128,256 and w = 3,4,5). Lookup bits 17 (k = 18 tables);
-//! the cell counts do not depend on k except through the number of range chunks per limb.
+//! `cargo bench -p batch-ecdsa-circuits --bench batch_cells [-- B1,B2,... [4 [fit]]]`
+//! (default B = 1,2,4,8,16,32,64,128,256; window 4, the only one the odd tables support).
+//! Lookup bits 17 (k = 18 tables); the cell counts do not depend on k except through the
+//! number of range chunks per limb. `fit` prints the layouts `fitted` picks instead.
 
 use batch_ecdsa_circuits::ecdsa::batch::{
     batch_params, proving_columns, BatchEcdsaCircuit, LayoutGoal,
@@ -53,7 +54,7 @@ fn main() {
         .filter(|a| !a.starts_with('-'))
         .collect();
     let bs = parse_list(args.first(), &[1, 2, 4, 8, 16, 32, 64, 128, 256]);
-    let ws = parse_list(args.get(1), &[3, 4, 5]);
+    let ws = parse_list(args.get(1), &[4]);
     if args.get(2).map(String::as_str) == Some("fit") {
         fit_table(&bs, &ws);
         return;

@@ -286,7 +286,7 @@ fn neg_scaled_div(
 
 /// The checks of one signature (phase 1, see the module doc): loads bound to the raw phase-0
 /// cells `raw` (`RAW_CELLS_PER_SIGNATURE`, [`raw_values`] order); returns what the MSM needs
-/// and the 9 public cells in instance order. Never panics on witness values.
+/// and the 4 public cells in instance order. Never panics on witness values.
 fn check_signature(
     ecc: &EccChip,
     b: &mut Builder,
@@ -311,10 +311,8 @@ fn check_signature(
     let r_table = ecc.load_lookup_table(b, r_table);
     let q_table = ecc.odd_table(b, &q.clone().into());
     let q_table = ecc.load_lookup_table(b, q_table);
-    let mut public = Vec::with_capacity(9);
-    public.extend_from_slice(h.limbs());
-    public.extend_from_slice(q.x.limbs());
-    public.extend_from_slice(q.y.limbs());
+    let public =
+        super::instance::pack_public(&fq.range, b, h.limbs(), q.x.limbs(), q.y.limbs()).to_vec();
     (
         SigChecked {
             r_table,
@@ -538,7 +536,8 @@ impl BatchEcdsaCircuit {
         }
         let (z_wins, z) = self.coefficient_cells(fq, &mut b, cs);
         let mut sigs = Vec::with_capacity(self.signatures.len());
-        let mut public = Vec::with_capacity(9 * self.signatures.len());
+        let mut public =
+            Vec::with_capacity(super::INSTANCE_CELLS_PER_SIGNATURE * self.signatures.len());
         for (w, raw) in self
             .signatures
             .iter()

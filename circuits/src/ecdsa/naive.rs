@@ -70,7 +70,7 @@ pub struct NaiveEcdsaCircuit {
     tamper: Option<(usize, Native)>,
 }
 
-/// Lays out the verification of one signature and returns its 9 public cells in instance
+/// Lays out the verification of one signature and returns its 4 public cells in instance
 /// order (h, x(Q), y(Q), three limbs each). Never panics on witness values: a witness that is
 /// not a valid signature yields cells that violate some constraint.
 pub fn verify_signature(
@@ -98,10 +98,8 @@ pub fn verify_signature(
         Some(&u),
     );
     ecc.assert_equal(b, &p, &r_point);
-    let mut public = Vec::with_capacity(9);
-    public.extend_from_slice(h.limbs());
-    public.extend_from_slice(q.x.limbs());
-    public.extend_from_slice(q.y.limbs());
+    let public =
+        super::instance::pack_public(&fq.range, b, h.limbs(), q.x.limbs(), q.y.limbs()).to_vec();
     public
 }
 
@@ -152,7 +150,8 @@ impl NaiveEcdsaCircuit {
         let mut b = Builder::new(0, self.params.clone());
         b.set_tamper(self.tamper);
         let ecc = self.chip();
-        let mut public = Vec::with_capacity(9 * self.signatures.len());
+        let mut public =
+            Vec::with_capacity(super::INSTANCE_CELLS_PER_SIGNATURE * self.signatures.len());
         for w in &self.signatures {
             public.extend(verify_signature(&ecc, &mut b, w));
         }

@@ -95,7 +95,7 @@ impl SignatureWitness {
     }
 
     /// The 9 public instance values of this signature (see [`super::instance`]).
-    pub fn instance(&self) -> [crate::layout::Native; 9] {
+    pub fn instance(&self) -> [crate::layout::Native; super::INSTANCE_CELLS_PER_SIGNATURE] {
         super::instance::signature_instance_raw(&self.h, &self.q.0, &self.q.1)
     }
 }
