@@ -356,3 +356,25 @@ fn lookup_selection_rejects_wrong_entry_and_wrong_table() {
     // Index 2 + 14 = 16: no such entry in a 16-entry table, whatever the outputs.
     fails("index past the table", run(false, Some(15), 14));
 }
+
+/// Every cell of the signed-odd recodings (a full scalar, even so that it is recoded as
+/// `k + n`, and a short odd scalar) is caught when changed: the parity bit, the low-limb
+/// carry `t`, the digit groups and their running sums, the lin rows of both identities.
+#[test]
+fn mutation_of_the_recodings_all_caught() {
+    let k = Fq::from(0x1234_5678u64) * Fq::from(2u64); // even
+    let mut small = LayoutParams::new(10);
+    small.extra_gates = true;
+    let circuit = BuilderCircuit::new(small, move |b| {
+        let e = chip(b);
+        let ka: Proper<Fq> = e.fq.load_reduced(b, k).into();
+        odd_windows(&e.fq, b, &ka);
+        let lo = e.fq.range.load_witness(b, Native::from(0x6d_u64));
+        odd_windows_short(&e.fq, b, &lo, 7);
+    });
+    let k = k_of(&circuit);
+    let rep = mutation_test(k, &circuit, 400, 11);
+    println!("recoding mutation (k = {k}): {rep}");
+    assert!(rep.total > 100);
+    assert_eq!(rep.caught, rep.total, "escaped cells {:?}", rep.escaped);
+}

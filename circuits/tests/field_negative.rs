@@ -147,6 +147,61 @@ fn mutation_zero_equal_select_windows() {
     );
 }
 
+/// Every cell of relation blocks of both shapes (a remainder with two products, two linear
+/// terms and a constant; a factor with its distinctness inverse) is caught when changed.
+#[test]
+fn mutation_relation_blocks() {
+    use batch_ecdsa_circuits::field::Relation;
+    let (x, y) = (rand_fp(18), rand_fp(19));
+    all_caught(
+        "relation blocks",
+        circuit(move |b| {
+            let chip = fp_chip(b);
+            let a = chip.load_proper(b, x);
+            let c = chip.load_proper(b, y);
+            chip.new_value(
+                b,
+                &Relation::product(&a, &c)
+                    .minus(&a)
+                    .plus_product(-3, &c, &a, Some(c.crt()))
+                    .lin(2, &a)
+                    .lin(-1, &c)
+                    .constant(-7)
+                    .remainder(),
+            );
+            chip.new_value(
+                b,
+                &Relation::factor_times(&a, Some(c.crt()))
+                    .plus_product(1, &c, &c, None)
+                    .lin(-1, &a)
+                    .distinct(),
+            );
+        }),
+    );
+}
+
+/// A factor block whose difference is 0 mod p (`b₁ = c₁`, or `b₁ = c₁ + p` as another
+/// representative) is unsatisfiable: the distinctness constraint has no inverse to offer.
+#[test]
+fn factor_block_rejects_a_zero_difference_also_through_another_representative() {
+    use batch_ecdsa_circuits::field::Relation;
+    let x = Fp::from(5u64);
+    for shift_by_p in [false, true] {
+        assert_fails(move |b| {
+            let chip = fp_chip(b);
+            let a = chip.load_proper(b, x);
+            let v = fe_to_big(&x) + if shift_by_p { modulus::<Fp>() } else { BigUint::from(0u8) };
+            let a2 = chip.load_uint(b, &v).expect("< 2^256");
+            chip.new_value(
+                b,
+                &Relation::factor_times(&a, Some(a2.crt()))
+                    .lin(-1, &a)
+                    .distinct(),
+            );
+        });
+    }
+}
+
 static MUL_ROW: AtomicU32 = AtomicU32::new(0);
 
 /// Tampers each kind of cell of a mul block by name: quotient limbs, remainder (result) limbs,

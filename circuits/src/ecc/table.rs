@@ -126,19 +126,12 @@ impl EccChip {
         t
     }
 
+    /// The cached entry of six constant limb cells (x then y); each limb's bound is its value.
     fn acc_from_cells(&self, c: &[AssignedValue]) -> AccPoint {
-        let mk = |c: &[AssignedValue]| -> CrtInt {
-            let limbs = [c[0], c[1], c[2]];
-            let vals = limbs.map(|v| fe_to_big(&v.value));
-            CrtInt {
-                limbs,
-                value: crate::field::params::from_limbs(&vals),
-                max_limbs: vals,
-            }
-        };
+        let exact = |c: &[AssignedValue]| crt_from_cells(c, [0, 1, 2].map(|i| fe_to_big(&c[i].value)));
         AccPoint {
-            x: Proper::wrap(mk(&c[0..3])),
-            y: Overflowing::wrap(mk(&c[3..6])),
+            x: Proper::wrap(exact(&c[0..3])),
+            y: Overflowing::wrap(exact(&c[3..6])),
         }
     }
 
