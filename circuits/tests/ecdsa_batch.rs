@@ -52,11 +52,31 @@ fn b2_valid_accepted_corrupted_and_wrong_instance_rejected() {
     let (c, k) = fitted(sigs.clone());
     mock_verify(k, &c).expect("valid B=2 batch");
 
-    // A wrong public hash limb.
-    let mut inst = c.instance();
-    inst[0] += Native::ONE;
-    let p = halo2_proofs::dev::MockProver::run(k, &c, vec![inst]).expect("synthesis");
-    assert!(p.verify().is_err(), "a changed hash limb was accepted");
+    // A wrong public hash, a wrong key x, the other key with the same x (parity flipped), and
+    // the instance of −Q altogether: each is rejected.
+    let minus_q = {
+        let mut w = sigs[1].clone();
+        w.q.1 = modulus::<Fp>() - &w.q.1;
+        w.instance()
+    };
+    let cases: Vec<(&str, Box<dyn Fn(&mut Vec<Native>)>)> = vec![
+        ("hash", Box::new(|i: &mut Vec<Native>| i[0] += Native::ONE)),
+        ("key x", Box::new(|i: &mut Vec<Native>| i[4] += Native::ONE)),
+        (
+            "parity of y",
+            Box::new(|i: &mut Vec<Native>| i[5] += Native::from(2u64).pow([160u64])),
+        ),
+        (
+            "instance of -Q",
+            Box::new(move |i: &mut Vec<Native>| i[3..6].copy_from_slice(&minus_q)),
+        ),
+    ];
+    for (what, change) in cases {
+        let mut inst = c.instance();
+        change(&mut inst);
+        let p = halo2_proofs::dev::MockProver::run(k, &c, vec![inst]).expect("synthesis");
+        assert!(p.verify().is_err(), "a changed {what} was accepted");
+    }
 
     // s + 1 at the last position.
     let mut bad = sigs.clone();

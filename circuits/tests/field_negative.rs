@@ -190,7 +190,12 @@ fn factor_block_rejects_a_zero_difference_also_through_another_representative() 
         assert_fails(move |b| {
             let chip = fp_chip(b);
             let a = chip.load_proper(b, x);
-            let v = fe_to_big(&x) + if shift_by_p { modulus::<Fp>() } else { BigUint::from(0u8) };
+            let v = fe_to_big(&x)
+                + if shift_by_p {
+                    modulus::<Fp>()
+                } else {
+                    BigUint::from(0u8)
+                };
             let a2 = chip.load_uint(b, &v).expect("< 2^256");
             chip.new_value(
                 b,

@@ -184,8 +184,8 @@ pub fn document(h: &Header, rows: &[Row]) -> String {
             cells*: one per range-table row plus the assigned fixed cells (constants, \
             coefficients), as `prove --json` counts them. *witness*: the native check of the \
             batch and the circuit's witness (layout with values), as the prover API times it; \
-            *keygen*: verifying key + proving key; *proving key*: its serialized size; \
-            *speedup*: naive proving time / batch proving time at the same B. In the layout \
+            *keygen*: verifying key + proving key; *verify*: per run the median of 9 \
+            verifications of its proof; *proving key*: its serialized size; *speedup*: naive proving time / batch proving time at the same B. In the layout \
             table, *advice area* is columns × 2^k, what keygen and the prover interpolate and \
             commit to whether used or not (their first-order cost), and *fill* the used \
             fraction of it.";

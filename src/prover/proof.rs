@@ -356,7 +356,7 @@ mod tests {
         assert_eq!(back, f);
         let inputs = back.public_inputs().unwrap();
         assert_eq!(inputs.len(), 2);
-        assert_eq!(instance_of(&inputs).len(), 8);
+        assert_eq!(instance_of(&inputs).len(), 6);
         assert_eq!(back.proof_bytes().unwrap(), vec![1, 2]);
     }
 

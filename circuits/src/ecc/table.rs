@@ -128,7 +128,8 @@ impl EccChip {
 
     /// The cached entry of six constant limb cells (x then y); each limb's bound is its value.
     fn acc_from_cells(&self, c: &[AssignedValue]) -> AccPoint {
-        let exact = |c: &[AssignedValue]| crt_from_cells(c, [0, 1, 2].map(|i| fe_to_big(&c[i].value)));
+        let exact =
+            |c: &[AssignedValue]| crt_from_cells(c, [0, 1, 2].map(|i| fe_to_big(&c[i].value)));
         AccPoint {
             x: Proper::wrap(exact(&c[0..3])),
             y: Overflowing::wrap(exact(&c[3..6])),

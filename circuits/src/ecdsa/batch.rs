@@ -286,7 +286,7 @@ fn neg_scaled_div(
 
 /// The checks of one signature (phase 1, see the module doc): loads bound to the raw phase-0
 /// cells `raw` (`RAW_CELLS_PER_SIGNATURE`, [`raw_values`] order); returns what the MSM needs
-/// and the 4 public cells in instance order. Never panics on witness values.
+/// and the 3 public cells in instance order. Never panics on witness values.
 fn check_signature(
     ecc: &EccChip,
     b: &mut Builder,

@@ -70,7 +70,7 @@ pub struct NaiveEcdsaCircuit {
     tamper: Option<(usize, Native)>,
 }
 
-/// Lays out the verification of one signature and returns its 4 public cells in instance
+/// Lays out the verification of one signature and returns its 3 public cells in instance
 /// order (h, x(Q), y(Q), three limbs each). Never panics on witness values: a witness that is
 /// not a valid signature yields cells that violate some constraint.
 pub fn verify_signature(
