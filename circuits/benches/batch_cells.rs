@@ -63,10 +63,8 @@ fn main() {
     println!(
         "lookup bits {lookup_bits}; cells per signature: all advice cells (of which looked up)"
     );
-    println!(
-        "| B | naive (w=4) | {} | best w | naive / batch | halo2-ecc / batch | rows phase 0 / 1 (best w) |",
-        ws.iter().map(|w| format!("batch w={w}")).collect::<Vec<_>>().join(" | ")
-    );
+    println!("| B | naive | batch | naive / batch | halo2-ecc / batch | rows phase 0 / 1 |");
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: |");
     // The naive circuit is B independent copies of one verification: its per-signature count
     // is constant (measured for B <= 16, reused above).
     let mut naive_per_sig = (0usize, 0usize);
@@ -81,8 +79,6 @@ fn main() {
             .stats();
             naive_per_sig = (naive.advice_cells / b, naive.lookup_cells / b);
         }
-        let mut cols = Vec::new();
-        let mut best: Option<(usize, usize, usize, [usize; 2])> = None;
         for &w in &ws {
             let c =
                 BatchEcdsaCircuit::new(batch_params(lookup_bits, w as u32), sigs.clone(), w as u32);
@@ -91,22 +87,16 @@ fn main() {
                 (s0.advice_cells + s1.advice_cells) / b,
                 (s0.lookup_cells + s1.lookup_cells) / b,
             );
-            cols.push(format!("{adv} ({lk})"));
-            if !matches!(best, Some(x) if x.1 <= adv) {
-                best = Some((w, adv, lk, [s0.rows, s1.rows]));
-            }
+            println!(
+                "| {b} | {} ({}) | {adv} ({lk}) | {:.2}x | {:.2}x | {} / {} |",
+                naive_per_sig.0,
+                naive_per_sig.1,
+                naive_per_sig.0 as f64 / adv as f64,
+                HALO2_ECC_TOTAL as f64 / adv as f64,
+                s0.rows,
+                s1.rows
+            );
         }
-        let (bw, badv, _, rows) = best.expect("at least one window");
-        println!(
-            "| {b} | {} ({}) | {} | {bw} | {:.2}x | {:.2}x | {} / {} |",
-            naive_per_sig.0,
-            naive_per_sig.1,
-            cols.join(" | "),
-            naive_per_sig.0 as f64 / badv as f64,
-            HALO2_ECC_TOTAL as f64 / badv as f64,
-            rows[0],
-            rows[1]
-        );
     }
 }
 
