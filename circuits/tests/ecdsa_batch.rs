@@ -59,7 +59,8 @@ fn b2_valid_accepted_corrupted_and_wrong_instance_rejected() {
         w.q.1 = modulus::<Fp>() - &w.q.1;
         w.instance()
     };
-    let cases: Vec<(&str, Box<dyn Fn(&mut Vec<Native>)>)> = vec![
+    type Change = Box<dyn Fn(&mut Vec<Native>)>;
+    let cases: Vec<(&str, Change)> = vec![
         ("hash", Box::new(|i: &mut Vec<Native>| i[0] += Native::ONE)),
         ("key x", Box::new(|i: &mut Vec<Native>| i[4] += Native::ONE)),
         (
