@@ -41,7 +41,9 @@ pub const WEI_PER_GWEI: u128 = 1_000_000_000;
 pub const WEI_PER_ETH: u128 = 1_000_000_000_000_000_000;
 
 /// Default proof size: the 1,376-byte SHPLONK proof measured for a k=17, 20-advice-column
-/// halo2-axiom circuit (HALO2-AXIOM-NOTES.md). A placeholder until our prover reports its own.
+/// halo2-axiom circuit (HALO2-AXIOM-NOTES.md), kept so the documented examples stay
+/// reproducible; our batch circuit's proof is 5,120 bytes at B = 32 (`--proof-bytes 5120` or
+/// `--proof FILE`).
 pub const DEFAULT_PROOF_BYTES: u64 = 1_376;
 /// Default on-chain verification gas for a Halo2-KZG SHPLONK verifier: an **estimate**
 /// (two pairings ≈ 113k plus about one ecMul per commitment; PEERS.md §5 puts direct verifiers
