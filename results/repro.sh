@@ -6,8 +6,8 @@
 #   results/repro.sh --max-prove-b 4      # any bench option; later options override earlier
 #   results/repro.sh --print              # only print the README table of the last run
 #
-# Published settings: B = 1..256 laid out, B = 1..32 proved, 3 runs each. On a 2-core machine
-# the full run takes hours (see results/README.md); run it on a quiet machine, since other
+# Published settings: B = 1..256 laid out, B = 1..32 proved, 3 runs each. On a quiet 2-core machine
+# the full run takes about 33 minutes (see results/README.md); keep the machine quiet, since other
 # work inflates the times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
