@@ -86,6 +86,33 @@ impl CircuitConfig {
         }
     }
 
+    /// Creates the instance column and its gate on lane 0 of the last phase: with the
+    /// `Instance` selector on row `i`, `s·(col0[i] − instance[i]) = 0`. The instance column has
+    /// no equality (one permutation column less: a smaller proof); public cells are copied
+    /// to the mirror cells of [`Builder::mirror_instance`] instead.
+    pub fn configure_instance(
+        &mut self,
+        meta: &mut ConstraintSystem<Native>,
+    ) -> Column<halo2_proofs::plonk::Instance> {
+        let instance = meta.instance_column();
+        let last = self.params.phases - 1;
+        let g = self
+            .groups
+            .iter_mut()
+            .find(|g| g.phase == last && g.lane == 0)
+            .expect("the last phase has a column group");
+        let s = meta.selector();
+        g.selectors.push((crate::layout::GateKind::Instance, s));
+        let col0 = g.main[0];
+        meta.create_gate("instance", move |m| {
+            let s = m.query_selector(s);
+            let x = m.query_advice(col0, halo2_proofs::poly::Rotation::cur());
+            let i = m.query_instance(instance, halo2_proofs::poly::Rotation::cur());
+            vec![s * (x - i)]
+        });
+        instance
+    }
+
     /// The configuration with secp256k1 `Fp` as modulus 0 and `Fq` as modulus 1.
     pub fn configure_secp256k1(meta: &mut ConstraintSystem<Native>, params: LayoutParams) -> Self {
         Self::configure(meta, params, vec![modulus::<Fp>(), modulus::<Fq>()])

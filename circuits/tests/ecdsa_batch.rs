@@ -171,3 +171,24 @@ fn b2_tampered_raw_phase0_cell_is_caught_by_its_copy_constraint() {
         );
     }
 }
+
+#[test]
+fn b2_tampered_instance_mirror_cell_is_caught_by_the_instance_gate() {
+    // The first phase-1 cells are the instance mirror rows (`Builder::mirror_instance`): each
+    // must equal the instance column at its row, and the public cells are copied to them.
+    let (c, k) = fitted(vec![ecdsa_witness(53), ecdsa_witness(54)]);
+    let n0 = phase0_cells(&c);
+    let n_public = c.instance().len();
+    assert_eq!(
+        n_public,
+        2 * batch_ecdsa_circuits::ecdsa::INSTANCE_CELLS_PER_SIGNATURE
+    );
+    for j in [0, n_public - 1] {
+        let bad = c.tampered(n0 + j, Native::ONE);
+        let err = mock_verify(k, &bad).expect_err("a changed instance mirror cell was accepted");
+        assert!(
+            err.contains("instance") || err.contains("Equality constraint not satisfied"),
+            "mirror cell {j}: expected the instance gate or its copy to fail, got {err}"
+        );
+    }
+}

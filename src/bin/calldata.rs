@@ -44,7 +44,7 @@ struct Cli {
     sender: Sender,
 
     /// Proof size in bytes [default: 1376, a measured halo2-axiom SHPLONK proof of a small
-    /// circuit; our batch circuit's proof is 5120 bytes at B = 32: pass that, or --proof FILE].
+    /// circuit; our batch circuit's proof is 4896 bytes at B = 32: pass that, or --proof FILE].
     #[arg(long, conflicts_with = "proof")]
     proof_bytes: Option<u64>,
 

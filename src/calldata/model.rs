@@ -42,7 +42,7 @@ pub const WEI_PER_ETH: u128 = 1_000_000_000_000_000_000;
 
 /// Default proof size: the 1,376-byte SHPLONK proof measured for a k=17, 20-advice-column
 /// halo2-axiom circuit (HALO2-AXIOM-NOTES.md), kept so the documented examples stay
-/// reproducible; our batch circuit's proof is 5,120 bytes at B = 32 (`--proof-bytes 5120` or
+/// reproducible; our batch circuit's proof is 4,896 bytes at B = 32 (`--proof-bytes 4896` or
 /// `--proof FILE`).
 pub const DEFAULT_PROOF_BYTES: u64 = 1_376;
 /// Default on-chain verification gas for a Halo2-KZG SHPLONK verifier: an **estimate**

@@ -534,6 +534,7 @@ impl BatchEcdsaCircuit {
         if self.signatures.is_empty() {
             return (b, Vec::new());
         }
+        let mirror = b.mirror_instance(&self.instance());
         let (z_wins, z) = self.coefficient_cells(fq, &mut b, cs);
         let mut sigs = Vec::with_capacity(self.signatures.len());
         let mut public =
@@ -578,6 +579,9 @@ impl BatchEcdsaCircuit {
         let acc = acc.finish(ecc, &mut b);
         let expect = ecc.constant_point(&mut b, off.to_affine());
         ecc.assert_equal(&mut b, &acc, &expect);
+        for (p, m) in public.iter().zip(mirror.iter()) {
+            b.constrain_equal(p, m);
+        }
         (b, public)
     }
 
@@ -670,9 +674,8 @@ impl Circuit<Native> for BatchEcdsaCircuit {
         meta: &mut ConstraintSystem<Native>,
         params: LayoutParams,
     ) -> BatchConfig {
-        let base = CircuitConfig::configure_secp256k1(meta, params);
-        let instance = meta.instance_column();
-        meta.enable_equality(instance);
+        let mut base = CircuitConfig::configure_secp256k1(meta, params);
+        let instance = base.configure_instance(meta);
         BatchConfig { base, instance }
     }
 
@@ -705,13 +708,10 @@ impl Circuit<Native> for BatchEcdsaCircuit {
             *g = known;
         }
         let vals: Vec<Native> = cs.iter().map(|c| c.unwrap_or(Native::ONE)).collect();
-        let (b1, public) = self.build_phase1(&ecc, &raw, &vals, b0.advice_cells().len());
-        config.base.assign_phase(&mut layouter, &b1, &mut cells)?;
-        for (row, v) in public.iter().enumerate() {
-            let cell = cells.get(&v.cell).ok_or(Error::Synthesis)?;
-            layouter.constrain_instance(*cell, config.instance, row);
-        }
-        Ok(())
+        // The public cells are copied to the instance mirror rows (`Builder::mirror_instance`)
+        // inside the phase-1 builder; the instance gate ties those rows to the instance column.
+        let (b1, _public) = self.build_phase1(&ecc, &raw, &vals, b0.advice_cells().len());
+        config.base.assign_phase(&mut layouter, &b1, &mut cells)
     }
 }
 

@@ -53,9 +53,8 @@ pub struct NaiveConfig {
 
 impl NaiveConfig {
     pub fn configure(meta: &mut ConstraintSystem<Native>, params: LayoutParams) -> Self {
-        let base = CircuitConfig::configure_secp256k1(meta, params);
-        let instance = meta.instance_column();
-        meta.enable_equality(instance);
+        let mut base = CircuitConfig::configure_secp256k1(meta, params);
+        let instance = base.configure_instance(meta);
         Self { base, instance }
     }
 }
@@ -149,11 +148,15 @@ impl NaiveEcdsaCircuit {
     pub fn build(&self) -> (Builder, Vec<AssignedValue>) {
         let mut b = Builder::new(0, self.params.clone());
         b.set_tamper(self.tamper);
+        let mirror = b.mirror_instance(&self.instance());
         let ecc = self.chip();
         let mut public =
             Vec::with_capacity(super::INSTANCE_CELLS_PER_SIGNATURE * self.signatures.len());
         for w in &self.signatures {
             public.extend(verify_signature(&ecc, &mut b, w));
+        }
+        for (p, m) in public.iter().zip(mirror.iter()) {
+            b.constrain_equal(p, m);
         }
         (b, public)
     }
@@ -201,14 +204,11 @@ impl Circuit<Native> for NaiveEcdsaCircuit {
         mut layouter: impl Layouter<Native>,
     ) -> Result<(), Error> {
         config.base.load_table(&mut layouter)?;
-        let (b, public) = self.build();
+        // The public cells are copied to the instance mirror rows (`Builder::mirror_instance`)
+        // inside the builder; the instance gate ties those rows to the instance column.
+        let (b, _public) = self.build();
         let mut cells = HashMap::new();
-        config.base.assign_phase(&mut layouter, &b, &mut cells)?;
-        for (row, v) in public.iter().enumerate() {
-            let cell = cells.get(&v.cell).ok_or(Error::Synthesis)?;
-            layouter.constrain_instance(*cell, config.instance, row);
-        }
-        Ok(())
+        config.base.assign_phase(&mut layouter, &b, &mut cells)
     }
 }
 

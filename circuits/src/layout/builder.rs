@@ -194,6 +194,28 @@ impl Builder {
         self.selectors.push((gate, row));
     }
 
+    /// The public-input mirror: rows `0..n` of lane 0, column 0 holding `values` (the instance
+    /// column, in order) under the `Instance` gate, which makes each cell equal the instance
+    /// value at its row. Must be the builder's first allocation (a construction error
+    /// otherwise), so the rows are the instance rows. Copy the circuit's public cells to the
+    /// returned cells.
+    pub fn mirror_instance(&mut self, values: &[Native]) -> Vec<AssignedValue> {
+        assert!(
+            self.lane_rows.first() == Some(&0),
+            "the instance mirror must be the first rows of lane 0"
+        );
+        let first = self.new_rows_in_lane(0, values.len() as u32);
+        values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let row = first + i as u32;
+                self.enable(GateKind::Instance, row);
+                self.assign(row, 0, *v)
+            })
+            .collect()
+    }
+
     /// Marks the last assigned cell with this reference as legitimately free: any value
     /// satisfies the constraints (e.g. the inverse witness of `is_zero` when the input is 0).
     /// Mutation tests skip such cells.

@@ -13,10 +13,10 @@ pub const MAIN_COLS: usize = 4;
 /// there): every carry is one range row, so a group has `⌈FIELD_CARRY_BITS / L⌉` lookup columns.
 pub const FIELD_CARRY_BITS: u32 = 96;
 
-/// Looked-up columns with equality (copy constraints): the first three. Chunks that other
+/// Looked-up columns with equality (copy constraints): the first one. Chunks that other
 /// gadgets copy (window digits) live only there ([`crate::range::RangeChip::decompose`]); the
 /// others hold chunks no constraint refers to by copy, so they need no permutation slot.
-pub const COPYABLE_LOOKUP_COLS: usize = 3;
+pub const COPYABLE_LOOKUP_COLS: usize = 1;
 
 /// Challenges pinned by one `Challenge(k)` gate: challenge `16k + j` sits at main column
 /// `j mod 4`, `j / 4` rows below the gate's row.
@@ -175,6 +175,9 @@ pub enum GateKind {
     /// [`CHALLENGES_PER_GATE`]; lane 0 of the second and later phases only; added by
     /// `CircuitConfig::configure`, which owns the challenges).
     Challenge(usize),
+    /// The public-input mirror rows 0..n of lane 0 of the last phase: column 0 equals the
+    /// instance column at the same row (added by `CircuitConfig::configure_instance`).
+    Instance,
 }
 
 /// Fixed coefficient columns addressed by blocks.
