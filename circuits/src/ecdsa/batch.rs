@@ -26,7 +26,8 @@
 //! `hᵢ` canonical; `1 ≤ sᵢ < n`, its limbs copy-constrained to the raw cells; `rᵢ = x(Rᵢ) mod
 //! n ≠ 0` with `x ∈ [n, p)` handled; the window tables `(2e − 15)·Rᵢ`, `(2e − 15)·Qᵢ`
 //! (`e < 16`, [`EccChip::odd_table`]) laid out for the point-table lookup (lane 0 of phase 1);
-//! the limbs of `hᵢ`, `x(Qᵢ)`, `y(Qᵢ)` copy-constrained to the instance column. Then the
+//! the packed public values of `hᵢ`, `Qᵢ` bound to the instance column ([`super::instance`]).
+//! Then the
 //! scalars `kᵢ ≡ −zᵢ·rᵢ/sᵢ` (one relation block `kᵢ·sᵢ + zᵢ·rᵢ ≡ 0 mod n` each, `sᵢ ≢ 0`
 //! proven, so `kᵢ` is unique mod n) and `g ≡ Σ −zᵢ·hᵢ/sᵢ`, their signed-odd recodings
 //! ([`crate::ecc::odd_windows`]: 65 windows of an integer `≡` the scalar mod n), and ONE

@@ -14,7 +14,11 @@
 //! Each packed value is a sum of range-checked limbs (and a proven bit) times distinct powers
 //! of two below 2^176 + 2^88, so it is an integer `< 2^176 < r` that determines its parts
 //! uniquely: binding the packed cell (lin rows from the limb cells, [`pack_public`]) to the
-//! instance binds every limb. `y(Q)` is not public: the circuit loads it canonical and on the
+//! instance binds every limb. The binding: each packed cell is copy-constrained to a *mirror*
+//! cell at row `j` of main column 0 (the first rows of the last phase's builder,
+//! [`crate::layout::Builder::mirror_instance`]), and the `Instance` gate
+//! (`CircuitConfig::configure_instance`) forces that cell to equal instance row `j`; the
+//! instance column itself has no equality (a smaller proof). `y(Q)` is not public: the circuit loads it canonical and on the
 //! curve, and proves `y₀ = 2τ + π` with `τ < 2^87` range-checked, so `π` is the parity of the
 //! canonical `y`; the two square roots `±y` of `x³ + 7` have different parities (p is odd), so
 //! `(x, π)` names exactly one key (SEC 1 point compression). Three values instead of the nine

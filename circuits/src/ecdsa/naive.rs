@@ -13,7 +13,7 @@
 //! 5. `P = uᵢ·G + vᵢ·Qᵢ` by the curve chip's Straus MSM with one point plus the constant
 //!    window table of G ([`EccChip::msm`], signed odd windows, so `uᵢ = 0` is fine), and
 //!    `P = Rᵢ` (coordinate-wise copy constraints).
-//! 6. The limbs of `hᵢ`, `x(Qᵢ)`, `y(Qᵢ)` are copy-constrained to the instance column
+//! 6. The packed public values of `hᵢ`, `Qᵢ` are bound to the instance column
 //!    ([`super::instance`]).
 //!
 //! **Completeness limits** (never soundness): the MSM's strict additions fail when an
