@@ -179,16 +179,19 @@ pub fn document(h: &Header, rows: &[Row]) -> String {
     out += "\n";
     out += TABLE_END;
     out += "\n\n";
-    out += "Columns: *advice cells* counts every assigned advice cell, the looked-up range \
-            chunks included; *lookup cells* is the looked-up subset (not extra cells); *fixed \
-            cells*: one per range-table row plus the assigned fixed cells (constants, \
-            coefficients), as `prove --json` counts them. *witness*: the native check of the \
-            batch and the circuit's witness (layout with values), as the prover API times it; \
-            *keygen*: verifying key + proving key; *verify*: per run the median of 9 \
-            verifications of its proof; *proving key*: its serialized size; *speedup*: naive proving time / batch proving time at the same B. In the layout \
-            table, *advice area* is columns × 2^k, what keygen and the prover interpolate and \
-            commit to whether used or not (their first-order cost), and *fill* the used \
-            fraction of it.";
+    out += &format!(
+        "Columns: *advice cells* counts every assigned advice cell, the looked-up range \
+         chunks included; *lookup cells* is the looked-up subset (not extra cells); *fixed \
+         cells*: one per range-table row plus the assigned fixed cells (constants, \
+         coefficients), as `prove --json` counts them. *witness*: the native check of the \
+         batch and the circuit's witness (layout with values), as the prover API times it; \
+         *keygen*: verifying key + proving key; *verify*: per run the median of {} \
+         verifications of its proof; *proving key*: its serialized size; *speedup*: naive \
+         proving time / batch proving time at the same B. In the layout table, *advice \
+         area* is columns × 2^k, what keygen and the prover interpolate and commit to \
+         whether used or not (their first-order cost), and *fill* the used fraction of it.",
+        super::timing::VERIFY_REPEATS
+    );
     if any_extrapolated {
         out += " Cell counts marked * are extrapolated: the naive circuit is B independent \
                 verifications, so its layout is `shared + B·per` exactly; the two terms are \

@@ -54,25 +54,11 @@ pub fn load_challenge_scalar(fq: &FieldChip<Fq>, b: &mut Builder, c: Native) -> 
     // c < r < n, so the integer value of c is already a canonical Fq element.
     let t = fq.load_reduced(b, big_to_fe::<Fq>(&fe_to_big(&c)));
     let l = t.limbs();
-    let (one, zero) = (Native::ONE, Native::ZERO);
-    let lo = fq.range.lin(
-        b,
-        Some(&l[0]),
-        Some(&l[1]),
-        one,
-        pow2(LIMB_BITS),
-        zero,
-        zero,
-    );
-    let all = fq.range.lin(
-        b,
-        Some(&lo),
-        Some(&l[2]),
-        one,
-        pow2(2 * LIMB_BITS),
-        zero,
-        zero,
-    );
+    let one = Native::ONE;
+    let lo = fq.range.weighted_sum(b, &l[0], one, &l[1], pow2(LIMB_BITS));
+    let all = fq
+        .range
+        .weighted_sum(b, &lo, one, &l[2], pow2(2 * LIMB_BITS));
     b.constrain_equal(&all, &cell);
     ChallengeScalar { cell, t }
 }
@@ -131,9 +117,7 @@ fn odd_scalar(
         .range
         .load_checked(b, big_to_fe::<Native>(&(&v >> LIMB_BITS)), bits - LIMB_BITS);
     let (one, zero) = (Native::ONE, Native::ZERO);
-    let sum = fq
-        .range
-        .lin(b, Some(&l0), Some(&l1), one, pow2(LIMB_BITS), zero, zero);
+    let sum = fq.range.weighted_sum(b, &l0, one, &l1, pow2(LIMB_BITS));
     b.constrain_equal(&sum, x);
     let two = Native::from(2u64);
     let z0 = fq.range.lin(b, Some(&l0), None, two, zero, zero, one);
@@ -206,15 +190,9 @@ pub fn cut_challenge_as(
     let lo = short_coefficient(fq, b, lo_v, COEF_BITS);
     let hi = short_coefficient(fq, b, hi_v, COEF_BITS);
     let (zero, one_n) = (Native::ZERO, Native::ONE);
-    let sum = fq.range.lin(
-        b,
-        Some(&lo.cell),
-        Some(&hi.cell),
-        one_n,
-        pow2(COEF_BITS),
-        zero,
-        zero,
-    );
+    let sum = fq
+        .range
+        .weighted_sum(b, &lo.cell, one_n, &hi.cell, pow2(COEF_BITS));
     b.constrain_equal(&sum, c);
     let rm1 = crate::bigint::modulus::<Native>() - 1u32;
     let r_lo = &rm1 & ((&one << COEF_BITS) - 1u32);

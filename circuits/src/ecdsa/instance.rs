@@ -68,50 +68,17 @@ pub fn pack_public(
     y: &[AssignedValue; 3],
 ) -> [AssignedValue; INSTANCE_CELLS_PER_SIGNATURE] {
     use ff::Field;
-    let (one, zero) = (Native::ONE, Native::ZERO);
+    let one = Native::ONE;
     let y0 = fe_to_big(&y[0].value);
     let parity = range.load_bit(b, y0.bit(0));
     let tau = range.load_checked(b, native(&(&y0 >> 1)), LIMB_BITS - 1);
-    let y0_again = range.lin(
-        b,
-        Some(&tau),
-        Some(parity.cell()),
-        Native::from(2u64),
-        one,
-        zero,
-        zero,
-    );
+    let y0_again = range.weighted_sum(b, &tau, Native::from(2u64), parity.cell(), one);
     b.constrain_equal(&y0_again, &y[0]);
-    let mut low = |l: &[AssignedValue; 3]| {
-        range.lin(
-            b,
-            Some(&l[0]),
-            Some(&l[1]),
-            one,
-            pow2(LIMB_BITS),
-            zero,
-            zero,
-        )
-    };
+    let mut low =
+        |l: &[AssignedValue; 3]| range.weighted_sum(b, &l[0], one, &l[1], pow2(LIMB_BITS));
     let (ph, px) = (low(h), low(x));
-    let t = range.lin(
-        b,
-        Some(&h[2]),
-        Some(&x[2]),
-        one,
-        pow2(TOP_LIMB_BITS),
-        zero,
-        zero,
-    );
-    let top = range.lin(
-        b,
-        Some(&t),
-        Some(parity.cell()),
-        one,
-        pow2(2 * TOP_LIMB_BITS),
-        zero,
-        zero,
-    );
+    let t = range.weighted_sum(b, &h[2], one, &x[2], pow2(TOP_LIMB_BITS));
+    let top = range.weighted_sum(b, &t, one, parity.cell(), pow2(2 * TOP_LIMB_BITS));
     [ph, px, top]
 }
 

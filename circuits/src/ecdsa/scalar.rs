@@ -121,7 +121,7 @@ pub fn x_mod_n(fq: &FieldChip<Fq>, b: &mut Builder, x: &Reduced<Fp>) -> NonZeroS
     let nl = to_limbs(&n);
     let (one, zero) = (Native::ONE, Native::ZERO);
     let lin = |b: &mut Builder, a: &AssignedValue, c: &AssignedValue, alpha: Native, bt: Native| {
-        range.lin(b, Some(a), Some(c), alpha, bt, zero, zero)
+        range.weighted_sum(b, a, alpha, c, bt)
     };
     let (rl, xl) = (r.limbs(), x.limbs());
     let b88 = pow2(LIMB_BITS);

@@ -284,6 +284,18 @@ impl RangeChip {
         b.assign(row, 2, alpha * v0 + beta * v1 + mu * v0 * v1 + gamma)
     }
 
+    /// One lin row `out = α·a + β·c` (the common two-term case of [`Self::lin`]).
+    pub fn weighted_sum(
+        &self,
+        b: &mut Builder,
+        a: &AssignedValue,
+        alpha: Native,
+        c: &AssignedValue,
+        beta: Native,
+    ) -> AssignedValue {
+        self.lin(b, Some(a), Some(c), alpha, beta, Native::ZERO, Native::ZERO)
+    }
+
     /// Returns a bit that is 1 iff `a < c`, for `a, c ∈ [0, 2^bits)` (the caller's
     /// obligation; `bits ≤ 251`).
     ///
