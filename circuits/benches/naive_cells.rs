@@ -15,7 +15,10 @@ fn main() {
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(17);
-    let params = LayoutParams::new(l);
+    let mut params = LayoutParams::new(l);
+    if params.window_tag(DEFAULT_WINDOW).is_none() {
+        params.window_bits.push(DEFAULT_WINDOW);
+    }
     let cols = MAIN_COLS + params.lookup_cols;
     println!("NaiveEcdsaCircuit, window {DEFAULT_WINDOW}, L = {l} ({cols} advice columns)");
     println!(
@@ -52,7 +55,7 @@ fn main() {
     let ecc = c.chip();
     let mut b = Builder::new(0, params.clone());
     let w0 = ecdsa_witness(0);
-    batch_ecdsa_circuits::ecdsa::naive::verify_signature(&ecc, &mut b, &w0);
+    batch_ecdsa_circuits::ecdsa::naive::verify_signature(&ecc, &mut b, &w0, DEFAULT_WINDOW);
     let w = ecdsa_witness(1);
     let mut rows: Vec<(&str, LayoutStats)> = Vec::new();
     macro_rules! measure {
@@ -86,12 +89,13 @@ fn main() {
     let u = measure!("u = h / s", scalar::div(&ecc.fq, &mut b, &h, &s));
     let v = measure!("v = r / s", scalar::div(&ecc.fq, &mut b, r.value(), &s));
     let p = measure!(
-        "msm: u*G + v*Q (one Straus chain, w = 4)",
-        ecc.msm(
+        "msm: u*G + v*Q (one Straus chain, w = 5)",
+        ecc.msm_w(
             &mut b,
             std::slice::from_ref(&q),
             std::slice::from_ref(&v),
-            Some(&u)
+            Some(&u),
+            DEFAULT_WINDOW
         )
     );
     measure!("assert P = R", ecc.assert_equal(&mut b, &p, &r_pt));

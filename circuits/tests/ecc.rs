@@ -356,3 +356,105 @@ fn msm_tables_mixed_windows_and_short_scalar() {
         e.assert_equal(b, &acc, &want);
     });
 }
+
+/// Parameters with the 3- and 5-bit table sections as well.
+fn params_w35() -> LayoutParams {
+    let mut p = params();
+    p.window_bits.extend([3, 5]);
+    p
+}
+
+fn ok_w35(build: impl Fn(&mut Builder) + Send + Sync + 'static) {
+    let c = BuilderCircuit::new(params_w35(), build);
+    let k = c.params.min_k(c.builder().rows() as usize);
+    if let Err(e) = mock_verify(k, &c) {
+        panic!("expected a satisfied circuit: {e}");
+    }
+}
+
+/// The window tables at w = 3 and 5 hold `(2e − (2^w − 1))·P` for `e < 2^w`.
+#[test]
+fn odd_tables_w3_w5_entries() {
+    use batch_ecdsa_circuits::ecc::odd_digit_w;
+    let p = rnd_point(28);
+    ok_w35(move |b| {
+        let e = chip(b);
+        let pa: AccPoint = e.load_point(b, p).into();
+        for w in [3u32, 5] {
+            let t = e.odd_table_w(b, &pa, w);
+            assert_eq!(t.len(), 1 << w);
+            for (i, entry) in t.into_iter().enumerate() {
+                let d = odd_digit_w(i, w);
+                let m = Fq::from(d.unsigned_abs());
+                let want = if d < 0 { -(p * m) } else { p * m }.to_affine();
+                assert_eq!(entry.value(), want, "w = {w}, entry {i}");
+                let got = entry.finish(&e, b);
+                let want = e.constant_point(b, want);
+                e.assert_equal(b, &got, &want);
+            }
+        }
+    });
+}
+
+/// The recodings at w = 3 and 5 (86 and 52 windows) represent `k` or `k + n`, odd, for the
+/// edge scalars, a proper scalar above n and `2^256 − 1`.
+#[test]
+fn odd_recoding_w3_w5_represents_the_scalar() {
+    use batch_ecdsa_circuits::bigint::modulus;
+    use batch_ecdsa_circuits::ecc::{full_windows, odd_windows_w, windows_value};
+    use num_bigint::{BigInt, BigUint};
+    let n = modulus::<Fq>();
+    let mut ks: Vec<BigUint> = edge_scalars()
+        .iter()
+        .map(batch_ecdsa_circuits::bigint::fe_to_big)
+        .collect();
+    ks.push(&n + 5u32);
+    ks.push(&n + 6u32);
+    ks.push((BigUint::from(1u8) << 256) - 1u32);
+    assert_eq!((full_windows(3), full_windows(5)), (86, 52));
+    ok_w35(move |b| {
+        let e = chip(b);
+        for w in [3u32, 5] {
+            for k in &ks {
+                let ka = e.fq.load_uint(b, k).expect("fits");
+                let ws = odd_windows_w(&e.fq, b, &ka, w);
+                assert_eq!(ws.len(), full_windows(w));
+                let v = windows_value(&ws);
+                let kb = BigInt::from(k.clone());
+                assert!(
+                    v == kb || v == kb.clone() + BigInt::from(n.clone()),
+                    "w {w}: {k}"
+                );
+                assert!(v.bit(0), "odd");
+            }
+        }
+    });
+}
+
+/// `k₁·P + k₂·Q + k₀·G` at w = 3 and 5 (tables of 8 and 32 entries, the constant G table at
+/// the same window) matches native, as does the default-window MSM.
+#[test]
+fn msm_w3_w5_with_g_matches_native() {
+    let (p, q) = (rnd_point(36), rnd_point(37));
+    let mut rng = ChaCha20Rng::seed_from_u64(38);
+    let (k1, k2, k0) = (
+        Fq::random(&mut rng),
+        Fq::random(&mut rng),
+        Fq::random(&mut rng),
+    );
+    ok_w35(move |b| {
+        let e = chip(b);
+        let pts = vec![e.load_point(b, p), e.load_point(b, q)];
+        let ks: Vec<Proper<Fq>> = vec![
+            e.fq.load_reduced(b, k1).into(),
+            e.fq.load_reduced(b, k2).into(),
+        ];
+        let g: Proper<Fq> = e.fq.load_reduced(b, k0).into();
+        let want = (p * k1 + q * k2 + Secp256k1::generator() * k0).to_affine();
+        for w in [3u32, 5] {
+            let r = e.msm_w(b, &pts, &ks, Some(&g), w);
+            let want = e.constant_point(b, want);
+            e.assert_equal(b, &r, &want);
+        }
+    });
+}

@@ -378,3 +378,71 @@ fn mutation_of_the_recodings_all_caught() {
     assert!(rep.total > 100);
     assert_eq!(rep.caught, rep.total, "escaped cells {:?}", rep.escaped);
 }
+
+/// The recodings at windows 3 and 5 (digit groups of 90/87/81 and 90/90/80 bits, a 4-bit
+/// low-limb carry `t`): every cell is caught when changed, for an even scalar (recoded as
+/// `k + n`) and an odd one.
+#[test]
+fn mutation_of_the_w3_w5_recodings_all_caught() {
+    use batch_ecdsa_circuits::ecc::odd_windows_w;
+    for (w, k) in [
+        (3u32, Fq::from(0x1234_5678u64) * Fq::from(2u64)),
+        (5, -Fq::from(3u64)),
+        (5, Fq::from(0x9abc_def0u64)),
+    ] {
+        let mut small = LayoutParams::new(10);
+        small.extra_gates = true;
+        small.window_bits.push(w);
+        let circuit = BuilderCircuit::new(small, move |b| {
+            let e = chip(b);
+            let ka: Proper<Fq> = e.fq.load_reduced(b, k).into();
+            odd_windows_w(&e.fq, b, &ka, w);
+        });
+        let kk = k_of(&circuit);
+        let rep = mutation_test(kk, &circuit, 300, 13 + w as u64);
+        println!("w = {w} recoding mutation (k = {kk}): {rep}");
+        assert!(rep.total > 100);
+        assert_eq!(rep.caught, rep.total, "escaped cells {:?}", rep.escaped);
+    }
+}
+
+/// A 32-entry (w = 5) table: the right entry passes, a neighbouring entry and an index past
+/// the table (digit + shift ≥ 32) fail.
+#[test]
+fn w5_lookup_selection_rejects_wrong_entry_and_index_past_the_table() {
+    let p = rnd_point(14);
+    let run = move |pick: Option<usize>, digit: u64, plus: u64| {
+        move |b: &mut Builder| {
+            let e = chip(b);
+            let pa: AccPoint = e.load_point(b, p).into();
+            let t = e.odd_table_w(b, &pa, 5);
+            let lt = e.load_lookup_table(b, t);
+            let d = e.fq.range.load_checked(b, Native::from(digit), 5);
+            let s = e.select_lookup_pick(b, &lt, &d, plus, pick);
+            if pick == Some((digit + plus) as usize) {
+                let s = s.finish(&e, b);
+                let m = 2 * (digit + plus) as i64 - 31;
+                let pt = Secp256k1::from(p) * Fq::from(m.unsigned_abs());
+                let want = if m < 0 { -pt } else { pt }.to_affine();
+                let want = e.constant_point(b, want);
+                e.assert_equal(b, &s, &want);
+            }
+        }
+    };
+    let verify5 = |f: Box<dyn Fn(&mut Builder) + Send + Sync>| {
+        let mut pr = params();
+        pr.window_bits.push(5);
+        let c = BuilderCircuit::new(pr, f);
+        mock_verify(k_of(&c), &c)
+    };
+    assert!(verify5(Box::new(run(Some(27), 27, 0))).is_ok(), "entry 27");
+    assert!(verify5(Box::new(run(Some(31), 23, 8))).is_ok(), "entry 31");
+    assert!(
+        verify5(Box::new(run(Some(26), 27, 0))).is_err(),
+        "entry 26 for 27"
+    );
+    assert!(
+        verify5(Box::new(run(Some(31), 24, 8))).is_err(),
+        "index 32: past the table"
+    );
+}

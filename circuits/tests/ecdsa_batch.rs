@@ -192,3 +192,23 @@ fn b2_tampered_instance_mirror_cell_is_caught_by_the_instance_gate() {
         );
     }
 }
+
+/// The other windows of the `Qᵢ` and G terms (the default is tested above): w = 3 and 4 accept
+/// a valid B = 2 batch and reject `s + 1` at the first position and R → −R at the last.
+#[test]
+fn b2_other_windows_valid_accepted_corrupted_rejected() {
+    for w in [3u32, 4].into_iter().filter(|w| *w != DEFAULT_BATCH_WINDOW) {
+        let sigs = vec![ecdsa_witness(41), ecdsa_witness(42)];
+        let (c, k) = BatchEcdsaCircuit::fitted(sigs.clone(), w);
+        assert_eq!(c.window, w);
+        mock_verify(k, &c).unwrap_or_else(|e| panic!("valid B=2 batch at w = {w}: {e}"));
+        let mut bad = sigs.clone();
+        bad[0].s = (&bad[0].s + 1u32) % modulus::<halo2curves::secp256k1::Fq>();
+        let cb = BatchEcdsaCircuit::new(c.params.clone(), bad, w);
+        assert!(mock_verify(k, &cb).is_err(), "w = {w}: s + 1 accepted");
+        let mut bad = sigs;
+        bad[1].r_point.1 = modulus::<Fp>() - &bad[1].r_point.1;
+        let cb = BatchEcdsaCircuit::new(c.params.clone(), bad, w);
+        assert!(mock_verify(k, &cb).is_err(), "w = {w}: R -> -R accepted");
+    }
+}

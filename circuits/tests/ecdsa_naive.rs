@@ -22,3 +22,18 @@ fn valid_pair_accepted_and_wrong_instance_rejected() {
         "a changed hash limb in the instance was accepted"
     );
 }
+
+/// Every window: a valid signature is accepted and `s + 1` is rejected.
+#[test]
+fn every_window_accepts_valid_and_rejects_s_plus_one() {
+    use batch_ecdsa_circuits::bigint::modulus;
+    for w in batch_ecdsa_circuits::ecc::WINDOWS {
+        let sigs = vec![ecdsa_witness(3)];
+        let (c, k) = NaiveEcdsaCircuit::fitted(sigs.clone(), w, None);
+        mock_verify(k, &c).unwrap_or_else(|e| panic!("valid signature at w = {w}: {e}"));
+        let mut bad = sigs;
+        bad[0].s = (&bad[0].s + 1u32) % modulus::<halo2curves::secp256k1::Fq>();
+        let cb = NaiveEcdsaCircuit::new(c.params.clone(), bad, w);
+        assert!(mock_verify(k, &cb).is_err(), "w = {w}: s + 1 accepted");
+    }
+}

@@ -2,12 +2,13 @@
 //! Straus multi-scalar multiplication over point-table lookups, and the fixed-base and
 //! variable-base multiplications built on it.
 //!
-//! **Signed odd digits.** Every scalar is written as `k' = Σ_j (2e_j − 15)·16^j` with window
-//! digits `e_j ∈ [0, 16)`, i.e. signed odd digits `±1, ±3, …, ±15`, and `k' ≡ k (mod n)`. The
-//! window table of a point holds `(2e − 15)·P` (`ecc::table`): eight computed multiples and
-//! their negations, half the additions of an unsigned table, and never the identity. An odd
-//! `k'` always exists: `k` itself when odd, else `k + n` (n is odd). The recodings below prove
-//! `2E = k' + (16^m − 1)` for `E = Σ e_j·16^j`, from which `Σ (2e_j − 15)·16^j = k'` follows.
+//! **Signed odd digits.** At window `w` (3, 4 or 5; `W = 2^w`) every scalar is written as
+//! `k' = Σ_j (2e_j − (W − 1))·W^j` with window digits `e_j ∈ [0, W)`, i.e. signed odd digits
+//! `±1, ±3, …, ±(W − 1)`, and `k' ≡ k (mod n)`. The window table of a point holds
+//! `(2e − (W − 1))·P` (`ecc::table`): `W/2` computed multiples and their negations, half the
+//! additions of an unsigned table, and never the identity. An odd `k'` always exists: `k`
+//! itself when odd, else `k + n` (n is odd). The recodings below prove `2E = k' + (W^m − 1)`
+//! for `E = Σ e_j·W^j`, from which `Σ (2e_j − (W − 1))·W^j = k'` follows.
 
 use std::sync::OnceLock;
 
@@ -19,27 +20,39 @@ use num_bigint::{BigInt, BigUint};
 use num_traits::One;
 
 use super::point::{AccPoint, AssignedPoint, EccChip};
-use super::table::{PointLookupTable, TABLE_ENTRIES};
+use super::table::{odd_digit_w, PointLookupTable};
 use crate::bigint::{fe_to_big, modulus, native, pow2};
 use crate::field::params::{to_limbs, LIMB_BITS, NUM_LIMBS};
 use crate::field::{FieldChip, FieldValue, Proper};
 use crate::layout::{AssignedValue, Builder, Native};
 
-/// Window width of every multiplication (16-entry tables).
+/// The default window width (16-entry tables): every multiplication that names no window,
+/// and the short `2·lo + 1` coefficients.
 pub const WINDOW: u32 = 4;
 
-/// Windows of a recoded full-width scalar: `k' < 2n < 2^257` and `E < 2^260`.
+/// The window widths the odd tables and recodings support: 3, 4 and 5 (8, 16, 32 entries).
+pub const WINDOWS: [u32; 3] = [3, 4, 5];
+
+/// Windows of a recoded full-width scalar at the default window: `k' < 2n < 2^257` and
+/// `E < 2^260`.
 pub const FULL_WINDOWS: usize = 65;
 
-/// One window of a recoded scalar: table index `digit + plus ∈ [0, 16)` (`digit` proven
-/// `< 2^width` where it was made), worth the signed odd digit `2·(digit + plus) − 15` times
-/// `2^offset`.
+/// Windows of a recoded full-width scalar at window `w`: the least m with `w·m ≥ 257`
+/// (65 at w = 4, 52 at w = 5, 86 at w = 3).
+pub fn full_windows(w: u32) -> usize {
+    257u32.div_ceil(w) as usize
+}
+
+/// One window of a recoded scalar: table index `digit + plus ∈ [0, 2^window)` (`digit`
+/// proven `< 2^width` where it was made) of a table with `2^window` entries, worth the signed
+/// odd digit `2·(digit + plus) − (2^window − 1)` times `2^offset`.
 #[derive(Clone, Debug)]
 pub struct ScalarWindow {
     pub digit: AssignedValue,
     pub offset: u32,
     pub width: u32,
     pub plus: u64,
+    pub window: u32,
 }
 
 impl ScalarWindow {
@@ -50,10 +63,11 @@ impl ScalarWindow {
     }
 }
 
-/// The integer a list of windows represents, `Σ (2·index − 15)·2^offset` (tests, witnesses).
+/// The integer a list of windows represents, `Σ (2·index − (2^window − 1))·2^offset`
+/// (tests, witnesses).
 pub fn windows_value(ws: &[ScalarWindow]) -> BigInt {
     ws.iter()
-        .map(|w| BigInt::from(2 * w.index() as i64 - 15) << w.offset)
+        .map(|w| BigInt::from(odd_digit_w(w.index() as usize, w.window)) << w.offset)
         .sum()
 }
 
@@ -83,49 +97,77 @@ fn lin(
     fq.range.lin(b, x0, x1, alpha, beta, Native::ZERO, gamma)
 }
 
-/// The 65 signed-odd windows of a proper scalar `k` (limbs range-checked, `k < 2^256`, maybe
-/// `≥ n`): the recoding `k' = k + β·n` (β a proven bit), `E = (k' + 16^65 − 1)/2`, decomposed
-/// into 4-bit digits in three groups `E₀, E₁` (88 bits each) and `E₂` (84 bits) by range rows of
-/// the 4-bit table section.
+/// [`odd_windows_w`] at the default window 4 (65 windows).
+pub fn odd_windows(fq: &FieldChip<Fq>, b: &mut Builder, k: &Proper<Fq>) -> Vec<ScalarWindow> {
+    odd_windows_w(fq, b, k, WINDOW)
+}
+
+/// Bit sizes of the three digit groups of a recoding at window `w`: each a multiple of `w`,
+/// the first ending at or above bit 88 (so that everything above it is a multiple of 2^88),
+/// together `w·m` bits for `m = full_windows(w)`: `[88, 88, 84]` at w = 4, `[90, 90, 80]` at
+/// w = 5, `[90, 87, 81]` at w = 3.
+fn group_bits(w: u32) -> [u32; 3] {
+    let total = w * full_windows(w) as u32;
+    let g0 = LIMB_BITS.div_ceil(w) * w;
+    let g1 = (2 * LIMB_BITS).div_ceil(w) * w - g0;
+    [g0, g1, total - g0 - g1]
+}
+
+/// The `m = full_windows(w)` signed-odd windows of a proper scalar `k` at window `w ∈ {3, 4,
+/// 5}` (limbs range-checked, `k < 2^256`, maybe `≥ n`): the recoding `k' = k + β·n` (β a
+/// proven bit), `E = (k' + 2^(wm) − 1)/2`, decomposed into w-bit digits in three groups
+/// `E₀, E₁, E₂` ([`group_bits`]: `E₀` has `g₀ ≥ 88` bits) by range rows of the w-bit table
+/// section.
 ///
-/// **Constraints.** With `M = 16^65 − 1` and `X = 2E − k − β·n − M` (an integer,
-/// `|X| < 2^261`, all parts range-checked):
-/// * the low limb: `2E₀ − k₀ − β·n₀ − M₀ = 2^88·(t − 2)` with `t ∈ [0, 4)` range-checked, so
-///   `X ≡ 0 (mod 2^88)` (every other part of X is a multiple of 2^88);
+/// **Constraints.** With `M = 2^(wm) − 1` and `X = 2E − k − β·n − M` (an integer,
+/// `|X| < 2^262`, all parts range-checked):
+/// * the low limb: `2E₀ − k₀ − β·n₀ − M₀ = 2^88·(t − 2)` with `M₀ = 2^88 − 1` the low limb of
+///   M and t range-checked to 2 bits at `g₀ = 88`, 4 bits at `g₀ = 90` (the left side lies in
+///   `(−3·2^88, 2^(g₀+1))`, so the honest `t < 2^(g₀−87) + 2` is in range), and every other
+///   part of X (`2^g₀·E₁`, `2^(g₀+g₁)·E₂`, `k₁·2^88`, …) is a multiple of 2^88, so
+///   `X ≡ 0 (mod 2^88)`;
 /// * natively: `X ≡ 0 (mod r)`, from the limbs and the groups.
 ///
 /// `2^88` and `r` are coprime and `|X| < 2^88·r`, so `X = 0`: `2E = k + β·n + M`, hence
-/// `Σ (2e_j − 15)·16^j = 2E − M = k + β·n ≡ k (mod n)`. If β has the wrong parity, `k + β·n + M`
-/// is odd and no E exists: the honest β is forced.
-pub fn odd_windows(fq: &FieldChip<Fq>, b: &mut Builder, k: &Proper<Fq>) -> Vec<ScalarWindow> {
+/// `Σ (2e_j − (W − 1))·W^j = 2E − M = k + β·n ≡ k (mod n)`. If β has the wrong parity,
+/// `k + β·n + M` is odd and no E exists: the honest β is forced. `E < 2^(wm)` holds for the
+/// honest E because `k + β·n < 2n + 1 ≤ 2^257 ≤ 2^(wm)`.
+pub fn odd_windows_w(
+    fq: &FieldChip<Fq>,
+    b: &mut Builder,
+    k: &Proper<Fq>,
+    w: u32,
+) -> Vec<ScalarWindow> {
+    assert!(WINDOWS.contains(&w), "windows of 3, 4 or 5 bits");
     let range = &fq.range;
     let tag = range
         .params
-        .window_tag(WINDOW)
-        .expect("the 4-bit table section is always configured");
+        .window_tag(w)
+        .unwrap_or_else(|| panic!("no table section for {w}-bit windows"));
     let n = modulus::<Fq>();
+    let m = full_windows(w);
     let kv = k.crt().value.clone();
     let beta = (&kv % 2u32) == BigUint::from(0u8);
     let kp = if beta { &kv + &n } else { kv.clone() };
-    let m_all = (BigUint::one() << (WINDOW as usize * FULL_WINDOWS)) - 1u32;
+    let m_all = (BigUint::one() << (w as usize * m)) - 1u32;
     let e = (&kp + &m_all) >> 1;
-    let group_bits = [
-        LIMB_BITS,
-        LIMB_BITS,
-        WINDOW * FULL_WINDOWS as u32 - 2 * LIMB_BITS,
-    ];
-    let eg = to_limbs(&e);
+    let gb = group_bits(w);
+    let starts = [0, gb[0], gb[0] + gb[1]];
+    let eg: Vec<BigUint> = (0..3)
+        .map(|g| (&e >> starts[g]) & ((BigUint::one() << gb[g]) - 1u32))
+        .collect();
     let beta_bit = range.load_bit(b, beta);
     let mut groups = Vec::with_capacity(NUM_LIMBS);
-    let mut out = Vec::with_capacity(FULL_WINDOWS);
-    for (g, bits) in group_bits.iter().enumerate() {
-        let rr = range.copyable_rows(b, &eg[g], *bits, WINDOW, tag);
+    let mut out = Vec::with_capacity(m);
+    for g in 0..3 {
+        let rr = range.copyable_rows(b, &eg[g], gb[g], w, tag);
         for (j, digit) in rr.chunks.iter().enumerate() {
             out.push(ScalarWindow {
                 digit: *digit,
-                offset: LIMB_BITS * g as u32 + WINDOW * j as u32,
-                width: WINDOW,
+                offset: starts[g] + w * j as u32,
+                width: w,
                 plus: 0,
+                window: w,
             });
         }
         groups.push(rr.x);
@@ -143,9 +185,13 @@ pub fn odd_windows(fq: &FieldChip<Fq>, b: &mut Builder, k: &Proper<Fq>) -> Vec<S
             BigInt::from(0u8)
         }
         - BigInt::from(ml[0].clone());
+    let t_bits = (BigUint::from(3u8) << (gb[0] - LIMB_BITS)).bits() as u32;
     let t: BigInt = (low >> LIMB_BITS) + BigInt::from(2u8);
-    let t = t.to_biguint().filter(|x| x.bits() <= 2).unwrap_or_default();
-    let t_cell = range.load_checked(b, native(&t), 2);
+    let t = t
+        .to_biguint()
+        .filter(|x| x.bits() <= t_bits as u64)
+        .unwrap_or_default();
+    let t_cell = range.load_checked(b, native(&t), t_bits);
     let u = lin(
         fq,
         b,
@@ -175,14 +221,14 @@ pub fn odd_windows(fq: &FieldChip<Fq>, b: &mut Builder, k: &Proper<Fq>) -> Vec<S
     );
     let zero_cell = b.constant(zero);
     b.constrain_equal(&u, &zero_cell);
-    // Natively: 2(E₀ + 2^88·E₁ + 2^176·E₂) − k̂ − β·n − M ≡ 0.
+    // Natively: 2(E₀ + 2^g₀·E₁ + 2^(g₀+g₁)·E₂) − k̂ − β·n − M ≡ 0.
     let w = lin(
         fq,
         b,
         Some(&groups[0]),
         Some(&groups[1]),
         Native::from(2u64),
-        pow2(LIMB_BITS + 1),
+        pow2(starts[1] + 1),
         zero,
     );
     let w = lin(
@@ -191,7 +237,7 @@ pub fn odd_windows(fq: &FieldChip<Fq>, b: &mut Builder, k: &Proper<Fq>) -> Vec<S
         Some(&w),
         Some(&groups[2]),
         one,
-        pow2(2 * LIMB_BITS + 1),
+        pow2(starts[2] + 1),
         zero,
     );
     let w = lin(fq, b, Some(&w), Some(&kl[0]), one, -one, zero);
@@ -245,6 +291,7 @@ pub fn odd_windows_short(
             offset: WINDOW * j as u32,
             width: if j + 1 == m { WINDOW - 1 } else { WINDOW },
             plus: if j + 1 == m { 8 } else { 0 },
+            window: WINDOW,
         })
         .collect()
 }
@@ -267,10 +314,9 @@ impl EccChip {
     /// at different offsets (a 128-bit coefficient has fewer windows).
     pub fn msm_tables(&self, b: &mut Builder, terms: &[MsmTerm<'_>]) -> (AccPoint, Secp256k1) {
         for (table, ws) in terms {
-            assert_eq!(
-                table.entries.len(),
-                TABLE_ENTRIES,
-                "a window table has 16 entries"
+            assert!(
+                ws.iter().all(|w| table.entries.len() == 1 << w.window),
+                "a window's table has 2^window entries"
             );
             let mut o: Vec<u32> = ws.iter().map(|x| x.offset).collect();
             o.sort_unstable();
@@ -282,7 +328,7 @@ impl EccChip {
             );
             assert!(
                 ws.iter()
-                    .all(|w| w.width <= WINDOW && w.plus + (1u64 << w.width) <= 16),
+                    .all(|w| w.width <= w.window && w.plus + (1u64 << w.width) <= 1 << w.window),
                 "window index beyond the table"
             );
         }
@@ -331,11 +377,8 @@ impl EccChip {
         (acc, off)
     }
 
-    /// `Σ kᵢ·Pᵢ (+ k₀·base)` for proper scalars: a window table per point, the cached constant
-    /// table of `base`, the signed-odd recodings ([`odd_windows`]), [`Self::msm_tables`], and
-    /// the constant offset removed by one addition; the result is proven canonical. The result
-    /// must not be the identity (then the circuit is unsatisfiable), nor may a point be the
-    /// identity (it cannot be represented).
+    /// `Σ kᵢ·Pᵢ (+ k₀·base)` for proper scalars at the default window:
+    /// [`Self::msm_with_base_w`] with w = 4.
     pub fn msm_with_base(
         &self,
         b: &mut Builder,
@@ -343,9 +386,39 @@ impl EccChip {
         scalars: &[Proper<Fq>],
         base: Option<(Secp256k1Affine, &Proper<Fq>)>,
     ) -> AssignedPoint {
-        let (acc, off) = self.msm_acc(b, points, scalars, base);
+        self.msm_with_base_w(b, points, scalars, base, WINDOW)
+    }
+
+    /// `Σ kᵢ·Pᵢ (+ k₀·base)` for proper scalars at window `w` (3, 4 or 5; the builder's
+    /// parameters need the w-bit table section): a window table per point, the cached
+    /// constant table of `base`, the signed-odd recodings ([`odd_windows_w`]),
+    /// [`Self::msm_tables`], and the constant offset removed by one addition; the result is
+    /// proven canonical. The result must not be the identity (then the circuit is
+    /// unsatisfiable), nor may a point be the identity (it cannot be represented).
+    pub fn msm_with_base_w(
+        &self,
+        b: &mut Builder,
+        points: &[AssignedPoint],
+        scalars: &[Proper<Fq>],
+        base: Option<(Secp256k1Affine, &Proper<Fq>)>,
+        w: u32,
+    ) -> AssignedPoint {
+        let (acc, off) = self.msm_acc(b, points, scalars, base, w);
         let k = self.constant_point(b, (-off).to_affine());
         self.add_acc(b, &acc, &k.into()).finish(self, b)
+    }
+
+    /// [`Self::msm`] at window `w` (see [`Self::msm_with_base_w`]).
+    pub fn msm_w(
+        &self,
+        b: &mut Builder,
+        points: &[AssignedPoint],
+        scalars: &[Proper<Fq>],
+        g_scalar: Option<&Proper<Fq>>,
+        w: u32,
+    ) -> AssignedPoint {
+        let g = Secp256k1::generator().to_affine();
+        self.msm_with_base_w(b, points, scalars, g_scalar.map(|k| (g, k)), w)
     }
 
     /// [`Self::msm_with_base`] with the generator G as the base.
@@ -371,7 +444,7 @@ impl EccChip {
         g_scalar: Option<&Proper<Fq>>,
     ) -> (AssignedPoint, Secp256k1) {
         let g = Secp256k1::generator().to_affine();
-        let (acc, off) = self.msm_acc(b, points, scalars, g_scalar.map(|k| (g, k)));
+        let (acc, off) = self.msm_acc(b, points, scalars, g_scalar.map(|k| (g, k)), WINDOW);
         (acc.finish(self, b), off)
     }
 
@@ -381,22 +454,23 @@ impl EccChip {
         points: &[AssignedPoint],
         scalars: &[Proper<Fq>],
         base: Option<(Secp256k1Affine, &Proper<Fq>)>,
+        w: u32,
     ) -> (AccPoint, Secp256k1) {
         assert_eq!(points.len(), scalars.len(), "one scalar per point");
         let mut tables: Vec<PointLookupTable> = points
             .iter()
             .map(|p| {
-                let t = self.odd_table(b, &p.clone().into());
+                let t = self.odd_table_w(b, &p.clone().into(), w);
                 self.load_lookup_table(b, t)
             })
             .collect();
         let mut wins: Vec<Vec<ScalarWindow>> = scalars
             .iter()
-            .map(|k| odd_windows(&self.fq, b, k))
+            .map(|k| odd_windows_w(&self.fq, b, k, w))
             .collect();
         if let Some((pt, k)) = base {
-            tables.push(self.constant_odd_table(b, pt));
-            wins.push(odd_windows(&self.fq, b, k));
+            tables.push(self.constant_odd_table_w(b, pt, w));
+            wins.push(odd_windows_w(&self.fq, b, k, w));
         }
         let terms: Vec<MsmTerm<'_>> = tables
             .iter()

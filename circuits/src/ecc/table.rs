@@ -12,12 +12,18 @@ use crate::field::params::NUM_LIMBS;
 use crate::field::{CrtInt, FieldValue, Overflowing, Proper};
 use crate::layout::{AssignedValue, Builder, FixedCol, Native};
 
-/// Entries of a window table: `2^4`.
+/// Entries of a window table at the default window: `2^4`.
 pub const TABLE_ENTRIES: usize = 16;
 
-/// The signed odd digit of table index `e`: `2e − 15 ∈ {−15, −13, …, 13, 15}`.
+/// The signed odd digit of table index `e` at the default window: `2e − 15 ∈ {−15, −13, …,
+/// 13, 15}`.
 pub fn odd_digit(e: usize) -> i64 {
-    2 * e as i64 - (TABLE_ENTRIES as i64 - 1)
+    odd_digit_w(e, super::WINDOW)
+}
+
+/// The signed odd digit of table index `e` in a table of `2^w` entries: `2e − (2^w − 1)`.
+pub fn odd_digit_w(e: usize, w: u32) -> i64 {
+    2 * e as i64 - ((1i64 << w) - 1)
 }
 
 /// A table of points laid out for the dynamic point-table lookup (see `gates.rs`): `id` is
@@ -35,7 +41,16 @@ impl EccChip {
     /// above 17), and the negatives as lazy `(x, D − y)`. Every entry is on the curve; no entry
     /// is the identity, so a window digit never adds it.
     pub fn odd_table(&self, b: &mut Builder, p: &AccPoint) -> Vec<AccPoint> {
-        let half = TABLE_ENTRIES / 2;
+        self.odd_table_w(b, p, super::WINDOW)
+    }
+
+    /// The window table of `P` at window `w` (3, 4 or 5): entry `e` is `(2e − (2^w − 1))·P`
+    /// for `e < 2^w`, built as [`Self::odd_table`] with `2^(w−1) − 1` additions of `2P` (each
+    /// proves its x's distinct: `(2j−1)·P ≠ ±2P` as n is a prime above 33).
+    pub fn odd_table_w(&self, b: &mut Builder, p: &AccPoint, w: u32) -> Vec<AccPoint> {
+        assert!(super::WINDOWS.contains(&w), "windows of 3, 4 or 5 bits");
+        let entries = 1usize << w;
+        let half = entries / 2;
         let p2 = self.double_acc(b, p);
         let mut pos = vec![p.clone()];
         for j in 1..half {
@@ -43,8 +58,8 @@ impl EccChip {
             pos.push(next);
         }
         let neg: Vec<AccPoint> = pos.iter().map(|e| self.neg_acc(b, e)).collect();
-        // Index e < 8: −(15 − 2e)·P = neg[7 − e]; e ≥ 8: (2e − 15)·P = pos[e − 8].
-        (0..TABLE_ENTRIES)
+        // Index e < half: −(2^w − 1 − 2e)·P = neg[half − 1 − e]; else pos[e − half].
+        (0..entries)
             .map(|e| {
                 if e < half {
                     neg[half - 1 - e].clone()
@@ -93,8 +108,20 @@ impl EccChip {
     /// cached (the key names the base): constant cells (canonical, checked on the curve here)
     /// copied into the table rows, so nothing in it is chosen by the prover.
     pub fn constant_odd_table(&self, b: &mut Builder, base: Secp256k1Affine) -> PointLookupTable {
+        self.constant_odd_table_w(b, base, super::WINDOW)
+    }
+
+    /// [`Self::constant_odd_table`] at window `w` (3, 4 or 5): `2^w` entries
+    /// `(2e − (2^w − 1))·base`, cached per base and window.
+    pub fn constant_odd_table_w(
+        &self,
+        b: &mut Builder,
+        base: Secp256k1Affine,
+        w: u32,
+    ) -> PointLookupTable {
+        assert!(super::WINDOWS.contains(&w), "windows of 3, 4 or 5 bits");
         let key = format!(
-            "odd-table:{:x}:{:x}",
+            "odd-table:{w}:{:x}:{:x}",
             fe_to_big(&base.x),
             fe_to_big(&base.y)
         );
@@ -108,9 +135,9 @@ impl EccChip {
             };
         }
         let base = Secp256k1::from(base);
-        let entries: Vec<AccPoint> = (0..TABLE_ENTRIES)
+        let entries: Vec<AccPoint> = (0..1usize << w)
             .map(|e| {
-                let d = odd_digit(e);
+                let d = odd_digit_w(e, w);
                 let m = halo2curves::secp256k1::Fq::from(d.unsigned_abs());
                 let pt = if d < 0 { -(base * m) } else { base * m };
                 self.constant_point(b, pt.to_affine()).into()

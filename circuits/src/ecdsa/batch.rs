@@ -24,17 +24,20 @@
 //! 65 for the `Rᵢ` terms); then per signature: `Qᵢ`, `Rᵢ` loaded canonical and on the curve
 //! (affine: never the identity), the limbs of `Rᵢ` copy-constrained to the raw phase-0 cells;
 //! `hᵢ` canonical; `1 ≤ sᵢ < n`, its limbs copy-constrained to the raw cells; `rᵢ = x(Rᵢ) mod
-//! n ≠ 0` with `x ∈ [n, p)` handled; the window tables `(2e − 15)·Rᵢ`, `(2e − 15)·Qᵢ`
-//! (`e < 16`, [`EccChip::odd_table`]) laid out for the point-table lookup (lane 0 of phase 1);
+//! n ≠ 0` with `x ∈ [n, p)` handled; the window tables `(2e − 15)·Rᵢ` (`e < 16`) and
+//! `(2e − (2^w − 1))·Qᵢ` (`e < 2^w`, w the circuit's window, 5 by default;
+//! [`EccChip::odd_table_w`]) laid out for the point-table lookup (lane 0 of phase 1);
 //! the packed public values of `hᵢ`, `Qᵢ` bound to the instance column ([`super::instance`]).
 //! Then the
 //! scalars `kᵢ ≡ −zᵢ·rᵢ/sᵢ` (one relation block `kᵢ·sᵢ + zᵢ·rᵢ ≡ 0 mod n` each, `sᵢ ≢ 0`
 //! proven, so `kᵢ` is unique mod n) and `g ≡ Σ −zᵢ·hᵢ/sᵢ`, their signed-odd recodings
-//! ([`crate::ecc::odd_windows`]: 65 windows of an integer `≡` the scalar mod n), and ONE
+//! ([`crate::ecc::odd_windows_w`]: 52 windows at w = 5 of an integer `≡` the scalar mod n),
+//! and ONE
 //! Straus MSM over the 2B window tables plus the constant window table of G with one shared
 //! chain of doublings ([`EccChip::msm_tables`], selections by the point-table lookup). The
-//! accumulator starts at the hashed constant `A`, so the MSM equals `Σ + 2^256·A`; the circuit
-//! asserts `acc = 2^256·A` (canonical limbs, copy constraints to constant cells), i.e. `Σ = O`.
+//! accumulator starts at the hashed constant `A`, so the MSM equals `Σ + 2^o·A` (o the top
+//! window offset: 255 at w = 5, 256 at w = 4); the circuit asserts `acc = 2^o·A` (canonical
+//! limbs, copy constraints to constant cells), i.e. `Σ = O`.
 //!
 //! **Soundness.** Write `Eᵢ = Rᵢ − uᵢ·G − vᵢ·Qᵢ = eᵢ·G` (the group is cyclic of prime order n).
 //! Signature i is valid (ECDSA*, see [`super`]) iff `Eᵢ = O` given the per-signature checks.
@@ -111,28 +114,31 @@ use super::challenge::{
 use super::scalar::{self, NonZeroScalar};
 use super::witness::SignatureWitness;
 use crate::config::CircuitConfig;
-use crate::ecc::{odd_windows, EccChip, MsmTerm, PointLookupTable, ScalarWindow, WINDOW};
+use crate::ecc::{
+    odd_windows_w, EccChip, MsmTerm, PointLookupTable, ScalarWindow, WINDOW, WINDOWS,
+};
 use crate::field::params::{to_limbs, NUM_LIMBS};
 use crate::field::{FieldChip, FieldValue, Overflowing, Proper, Reduced, Relation};
 use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
 use crate::range::RangeChip;
 use crate::test_utils::Mutable;
 
-/// The Straus window: 4, the only one the window tables support (16 odd multiples). Before
-/// the signed-odd tables, w = 3, 4, 5 were measured for every B from 1 to 256 and w = 4 was
-/// the cheapest at every B (`circuits/CELLS.md`, history); the odd tables halve the table cost
-/// at the same window.
-pub const DEFAULT_BATCH_WINDOW: u32 = crate::ecc::WINDOW;
+/// The Straus window of the `Qᵢ` and G terms: 5 (32-entry tables of `Qᵢ`, 52 windows of each
+/// full-width scalar). Measured for w = 3, 4, 5 at every B from 1 to 256 (`batch_cells`,
+/// `circuits/CELLS.md`): w = 5 is the cheapest at every B (B = 32: 25,792 cells per signature
+/// against 26,650 at w = 4 and 30,055 at w = 3); the `Rᵢ` terms keep 4-bit windows, whose
+/// 127-bit coefficients cut evenly.
+pub const DEFAULT_BATCH_WINDOW: u32 = 5;
 
-/// The Straus window for a batch of `b` signatures: [`DEFAULT_BATCH_WINDOW`] for every B (it
-/// exists so that callers do not hard-code it).
+/// The Straus window for a batch of `b` signatures: [`DEFAULT_BATCH_WINDOW`], the cheapest at
+/// every measured B (it exists so that callers do not hard-code it).
 pub fn choose_window(_b: usize) -> u32 {
     DEFAULT_BATCH_WINDOW
 }
 
 /// Layout parameters of the batch circuit: phase 0 a commit column, phase 1 one column group
-/// (set `lanes[1]` for more), lookup bits `lookup_bits`, the table section of window `w` (4;
-/// every circuit has the 1- and 4-bit sections).
+/// (set `lanes[1]` for more), lookup bits `lookup_bits`, the table section of window `w`
+/// (every circuit has the 1- and 4-bit sections).
 pub fn batch_params(lookup_bits: u32, w: u32) -> LayoutParams {
     let mut p = LayoutParams::new(lookup_bits);
     if !p.window_bits.contains(&w) {
@@ -287,12 +293,14 @@ fn neg_scaled_div(
 
 /// The checks of one signature (phase 1, see the module doc): loads bound to the raw phase-0
 /// cells `raw` (`RAW_CELLS_PER_SIGNATURE`, [`raw_values`] order); returns what the MSM needs
-/// and the 3 public cells in instance order. Never panics on witness values.
+/// (the `Rᵢ` table at window 4, the `Qᵢ` table at `window`) and the 3 public cells in
+/// instance order. Never panics on witness values.
 fn check_signature(
     ecc: &EccChip,
     b: &mut Builder,
     w: &SignatureWitness,
     raw: &[AssignedValue],
+    window: u32,
 ) -> (SigChecked, Vec<AssignedValue>) {
     let fq = &ecc.fq;
     let q = ecc.load_point_xy(b, &w.q.0, &w.q.1);
@@ -310,7 +318,7 @@ fn check_signature(
     let r = scalar::x_mod_n(fq, b, &r_point.x);
     let r_table = ecc.odd_table(b, &r_point.clone().into());
     let r_table = ecc.load_lookup_table(b, r_table);
-    let q_table = ecc.odd_table(b, &q.clone().into());
+    let q_table = ecc.odd_table_w(b, &q.clone().into(), window);
     let q_table = ecc.load_lookup_table(b, q_table);
     let public =
         super::instance::pack_public(&fq.range, b, h.limbs(), q.x.limbs(), q.y.limbs()).to_vec();
@@ -328,11 +336,13 @@ fn check_signature(
 
 impl BatchEcdsaCircuit {
     /// The circuit with short coefficients; `params.challenges` is set to what B needs.
-    /// `window` must be 4 (the window tables hold the 16 odd multiples).
+    /// `window` (3, 4 or 5) is the window of the `Qᵢ` and G terms; the `Rᵢ` terms always
+    /// use 4-bit windows (their table and coefficient windows). `params` must have the window's table section ([`batch_params`]).
     pub fn new(params: LayoutParams, signatures: Vec<SignatureWitness>, window: u32) -> Self {
-        assert_eq!(
-            window, WINDOW,
-            "the window tables hold 16 odd multiples: window 4"
+        assert!(WINDOWS.contains(&window), "windows of 3, 4 or 5 bits");
+        assert!(
+            params.window_tag(window).is_some(),
+            "the layout parameters lack the {window}-bit table section"
         );
         Self {
             params,
@@ -498,7 +508,7 @@ impl BatchEcdsaCircuit {
                 let pw = powers(fq, b, &ch.t, n);
                 let wins = pw
                     .iter()
-                    .map(|p| odd_windows(fq, b, &p.clone().into()))
+                    .map(|p| odd_windows_w(fq, b, &p.clone().into(), WINDOW))
                     .collect();
                 (wins, pw.into_iter().map(Overflowing::from).collect())
             }
@@ -545,7 +555,7 @@ impl BatchEcdsaCircuit {
             .iter()
             .zip(raw.chunks(RAW_CELLS_PER_SIGNATURE))
         {
-            let (s, p) = check_signature(ecc, &mut b, w, raw);
+            let (s, p) = check_signature(ecc, &mut b, w, raw, self.window);
             sigs.push(s);
             public.extend(p);
         }
@@ -566,10 +576,11 @@ impl BatchEcdsaCircuit {
         let g_scalar = g_scalar.expect("a batch has a signature");
         let q_wins: Vec<Vec<ScalarWindow>> = q_scalars
             .iter()
-            .map(|k| odd_windows(fq, &mut b, k))
+            .map(|k| odd_windows_w(fq, &mut b, k, self.window))
             .collect();
-        let g_wins = odd_windows(fq, &mut b, &g_scalar);
-        let g_table = ecc.constant_odd_table(&mut b, Secp256k1::generator().to_affine());
+        let g_wins = odd_windows_w(fq, &mut b, &g_scalar, self.window);
+        let g_table =
+            ecc.constant_odd_table_w(&mut b, Secp256k1::generator().to_affine(), self.window);
         let mut terms: Vec<MsmTerm<'_>> = Vec::with_capacity(2 * sigs.len() + 1);
         for ((s, zw), qw) in sigs.iter().zip(z_wins.iter()).zip(q_wins.iter()) {
             terms.push((&s.r_table, zw.as_slice()));
