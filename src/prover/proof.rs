@@ -3,7 +3,7 @@
 //! The proof file (DESIGN §5) is JSON:
 //!
 //! ```json
-//! { "version": 1, "circuit": "batch", "batch_size": 2, "k": 17, "window": 4,
+//! { "version": 1, "circuit": "batch", "batch_size": 2, "k": 17, "window": 5,
 //!   "transcript": "blake2b", "multiopen": "shplonk", "insecure_dev_params": true,
 //!   "public_inputs": [ { "msg_hash": "0x…32 bytes", "pubkey": "0x04…65 bytes" } ],
 //!   "vk_hash": "0x…32 bytes", "proof": "0x…" }
