@@ -236,12 +236,12 @@ fn fixed_base_mul_edge_scalars() {
     });
 }
 
-/// The signed-odd recoding represents exactly `k` or `k + n` (odd), for proper scalars below
-/// and above n.
+/// The signed-odd recoding at every window (86, 65, 52 windows at w = 3, 4, 5) represents
+/// exactly `k` or `k + n` (odd), for the edge scalars, proper scalars above n and `2^256 − 1`.
 #[test]
 fn odd_recoding_represents_the_scalar() {
     use batch_ecdsa_circuits::bigint::modulus;
-    use batch_ecdsa_circuits::ecc::{odd_windows, windows_value};
+    use batch_ecdsa_circuits::ecc::{full_windows, odd_windows_w, windows_value, WINDOWS};
     use num_bigint::{BigInt, BigUint};
     let n = modulus::<Fq>();
     let mut ks: Vec<BigUint> = edge_scalars()
@@ -251,16 +251,22 @@ fn odd_recoding_represents_the_scalar() {
     ks.push(&n + 5u32); // proper but ≥ n (odd)
     ks.push(&n + 6u32); // even, ≥ n: recoded as k + n
     ks.push((BigUint::from(1u8) << 256) - 1u32);
-    ok(move |b| {
+    assert_eq!(WINDOWS.map(full_windows), [86, 65, 52]);
+    ok_w35(move |b| {
         let e = chip(b);
-        for k in &ks {
-            let ka = e.fq.load_uint(b, k).expect("fits");
-            let ws = odd_windows(&e.fq, b, &ka);
-            assert_eq!(ws.len(), 65);
-            let v = windows_value(&ws);
-            let kb = BigInt::from(k.clone());
-            assert!(v == kb || v == kb.clone() + BigInt::from(n.clone()), "{k}");
-            assert!(v.bit(0), "odd");
+        for w in WINDOWS {
+            for k in &ks {
+                let ka = e.fq.load_uint(b, k).expect("fits");
+                let ws = odd_windows_w(&e.fq, b, &ka, w);
+                assert_eq!(ws.len(), full_windows(w));
+                let v = windows_value(&ws);
+                let kb = BigInt::from(k.clone());
+                assert!(
+                    v == kb || v == kb.clone() + BigInt::from(n.clone()),
+                    "w {w}: {k}"
+                );
+                assert!(v.bit(0), "odd");
+            }
         }
     });
 }
@@ -357,7 +363,7 @@ fn msm_tables_mixed_windows_and_short_scalar() {
     });
 }
 
-/// Parameters with the 3- and 5-bit table sections as well.
+/// Parameters with the 3- and 5-bit table sections as well (every window's section).
 fn params_w35() -> LayoutParams {
     let mut p = params();
     p.window_bits.extend([3, 5]);
@@ -391,41 +397,6 @@ fn odd_tables_w3_w5_entries() {
                 let got = entry.finish(&e, b);
                 let want = e.constant_point(b, want);
                 e.assert_equal(b, &got, &want);
-            }
-        }
-    });
-}
-
-/// The recodings at w = 3 and 5 (86 and 52 windows) represent `k` or `k + n`, odd, for the
-/// edge scalars, a proper scalar above n and `2^256 − 1`.
-#[test]
-fn odd_recoding_w3_w5_represents_the_scalar() {
-    use batch_ecdsa_circuits::bigint::modulus;
-    use batch_ecdsa_circuits::ecc::{full_windows, odd_windows_w, windows_value};
-    use num_bigint::{BigInt, BigUint};
-    let n = modulus::<Fq>();
-    let mut ks: Vec<BigUint> = edge_scalars()
-        .iter()
-        .map(batch_ecdsa_circuits::bigint::fe_to_big)
-        .collect();
-    ks.push(&n + 5u32);
-    ks.push(&n + 6u32);
-    ks.push((BigUint::from(1u8) << 256) - 1u32);
-    assert_eq!((full_windows(3), full_windows(5)), (86, 52));
-    ok_w35(move |b| {
-        let e = chip(b);
-        for w in [3u32, 5] {
-            for k in &ks {
-                let ka = e.fq.load_uint(b, k).expect("fits");
-                let ws = odd_windows_w(&e.fq, b, &ka, w);
-                assert_eq!(ws.len(), full_windows(w));
-                let v = windows_value(&ws);
-                let kb = BigInt::from(k.clone());
-                assert!(
-                    v == kb || v == kb.clone() + BigInt::from(n.clone()),
-                    "w {w}: {k}"
-                );
-                assert!(v.bit(0), "odd");
             }
         }
     });

@@ -33,9 +33,10 @@ pub const WINDOW: u32 = 4;
 /// The window widths the odd tables and recodings support: 3, 4 and 5 (8, 16, 32 entries).
 pub const WINDOWS: [u32; 3] = [3, 4, 5];
 
-/// Windows of a recoded full-width scalar at the default window: `k' < 2n < 2^257` and
-/// `E < 2^260`.
-pub const FULL_WINDOWS: usize = 65;
+/// Panics unless `w` is one of [`WINDOWS`] (a construction error).
+pub fn assert_window(w: u32) {
+    assert!(WINDOWS.contains(&w), "windows of 3, 4 or 5 bits");
+}
 
 /// Windows of a recoded full-width scalar at window `w`: the least m with `w·m ≥ 257`
 /// (65 at w = 4, 52 at w = 5, 86 at w = 3).
@@ -138,7 +139,7 @@ pub fn odd_windows_w(
     k: &Proper<Fq>,
     w: u32,
 ) -> Vec<ScalarWindow> {
-    assert!(WINDOWS.contains(&w), "windows of 3, 4 or 5 bits");
+    assert_window(w);
     let range = &fq.range;
     let tag = range
         .params
@@ -185,7 +186,9 @@ pub fn odd_windows_w(
             BigInt::from(0u8)
         }
         - BigInt::from(ml[0].clone());
-    let t_bits = (BigUint::from(3u8) << (gb[0] - LIMB_BITS)).bits() as u32;
+    // The honest t is below 2^(g₀−87) + 2 (see the doc): its bits.
+    let t_max = (BigUint::one() << (gb[0] - LIMB_BITS + 1)) + 1u32;
+    let t_bits = t_max.bits() as u32;
     let t: BigInt = (low >> LIMB_BITS) + BigInt::from(2u8);
     let t = t
         .to_biguint()
@@ -429,8 +432,7 @@ impl EccChip {
         scalars: &[Proper<Fq>],
         g_scalar: Option<&Proper<Fq>>,
     ) -> AssignedPoint {
-        let g = Secp256k1::generator().to_affine();
-        self.msm_with_base(b, points, scalars, g_scalar.map(|k| (g, k)))
+        self.msm_w(b, points, scalars, g_scalar, WINDOW)
     }
 
     /// The accumulator of [`Self::msm`] (canonical) before the offset is removed, and that

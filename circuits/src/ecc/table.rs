@@ -12,9 +12,6 @@ use crate::field::params::NUM_LIMBS;
 use crate::field::{CrtInt, FieldValue, Overflowing, Proper};
 use crate::layout::{AssignedValue, Builder, FixedCol, Native};
 
-/// Entries of a window table at the default window: `2^4`.
-pub const TABLE_ENTRIES: usize = 16;
-
 /// The signed odd digit of table index `e` at the default window: `2e − 15 ∈ {−15, −13, …,
 /// 13, 15}`.
 pub fn odd_digit(e: usize) -> i64 {
@@ -48,7 +45,7 @@ impl EccChip {
     /// for `e < 2^w`, built as [`Self::odd_table`] with `2^(w−1) − 1` additions of `2P` (each
     /// proves its x's distinct: `(2j−1)·P ≠ ±2P` as n is a prime above 33).
     pub fn odd_table_w(&self, b: &mut Builder, p: &AccPoint, w: u32) -> Vec<AccPoint> {
-        assert!(super::WINDOWS.contains(&w), "windows of 3, 4 or 5 bits");
+        super::assert_window(w);
         let entries = 1usize << w;
         let half = entries / 2;
         let p2 = self.double_acc(b, p);
@@ -119,7 +116,7 @@ impl EccChip {
         base: Secp256k1Affine,
         w: u32,
     ) -> PointLookupTable {
-        assert!(super::WINDOWS.contains(&w), "windows of 3, 4 or 5 bits");
+        super::assert_window(w);
         let key = format!(
             "odd-table:{w}:{:x}:{:x}",
             fe_to_big(&base.x),

@@ -115,7 +115,7 @@ use super::scalar::{self, NonZeroScalar};
 use super::witness::SignatureWitness;
 use crate::config::CircuitConfig;
 use crate::ecc::{
-    odd_windows_w, EccChip, MsmTerm, PointLookupTable, ScalarWindow, WINDOW, WINDOWS,
+    assert_window, odd_windows_w, EccChip, MsmTerm, PointLookupTable, ScalarWindow, WINDOW,
 };
 use crate::field::params::{to_limbs, NUM_LIMBS};
 use crate::field::{FieldChip, FieldValue, Overflowing, Proper, Reduced, Relation};
@@ -337,9 +337,10 @@ fn check_signature(
 impl BatchEcdsaCircuit {
     /// The circuit with short coefficients; `params.challenges` is set to what B needs.
     /// `window` (3, 4 or 5) is the window of the `Qᵢ` and G terms; the `Rᵢ` terms always
-    /// use 4-bit windows (their table and coefficient windows). `params` must have the window's table section ([`batch_params`]).
+    /// use 4-bit windows (their table and coefficient windows). `params` must have the
+    /// window's table section ([`batch_params`]).
     pub fn new(params: LayoutParams, signatures: Vec<SignatureWitness>, window: u32) -> Self {
-        assert!(WINDOWS.contains(&window), "windows of 3, 4 or 5 bits");
+        assert_window(window);
         assert!(
             params.window_tag(window).is_some(),
             "the layout parameters lack the {window}-bit table section"

@@ -111,10 +111,7 @@ impl NaiveEcdsaCircuit {
     /// The circuit at window `window` (3, 4 or 5); the window's table section is added to
     /// `params` if missing.
     pub fn new(mut params: LayoutParams, signatures: Vec<SignatureWitness>, window: u32) -> Self {
-        assert!(
-            crate::ecc::WINDOWS.contains(&window),
-            "windows of 3, 4 or 5 bits"
-        );
+        crate::ecc::assert_window(window);
         if params.window_tag(window).is_none() {
             params.window_bits.push(window);
         }
