@@ -165,12 +165,23 @@ impl CircuitConfig {
             || "phase 0 commit",
             |mut region| {
                 for (i, (c, v)) in b.advice_cells().iter().enumerate() {
-                    let v = match tamper {
+                    #[allow(unused_mut)]
+                    let mut v = match tamper {
                         Some((ti, d)) if ti == i => *v + d,
                         _ => *v,
                     };
+                    #[cfg(feature = "adversary")]
+                    if let Some(x) = crate::layout::adversary::cell_override(c) {
+                        v = x;
+                    }
                     let a = region.assign_advice(col, local_row(c.row) as usize, Value::known(v));
                     cells.insert(*c, a.cell());
+                }
+                #[cfg(feature = "adversary")]
+                for (c, v) in crate::layout::adversary::phase_overrides(0) {
+                    if !cells.contains_key(&c) && c.col == 0 && lane_of(c.row) == 0 {
+                        region.assign_advice(col, local_row(c.row) as usize, Value::known(v));
+                    }
                 }
                 Ok(())
             },
@@ -206,6 +217,8 @@ impl CircuitConfig {
 /// first-phase advice is committed (`meta.query_challenge`). A cell under this gate is
 /// therefore not a free witness: it equals the transcript's challenge, which the prover cannot
 /// choose once phase 0 is committed. One selector per 16 challenges keeps the proof small.
+/// Reads: exactly the cells of this gate's challenges (the last gate's block may be shorter
+/// than 16 and reads only its own), all assigned by `ecdsa::challenge::load_challenge_cells`.
 fn configure_challenge_gate(
     meta: &mut ConstraintSystem<Native>,
     g: &GroupConfig,

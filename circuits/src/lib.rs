@@ -9,6 +9,7 @@ pub mod config;
 pub mod ecc;
 pub mod ecdsa;
 pub mod field;
+pub mod footprint;
 pub mod layout;
 pub mod range;
 pub mod test_utils;

@@ -218,6 +218,8 @@ fn tamper_each_kind_of_mul_cell() {
         let chip = fp_chip(b);
         let a = chip.load_proper(b, x);
         let cc = chip.load_proper(b, y);
+        // The constant 0 that pins absent operand slots comes first, so the block starts here.
+        b.constant(Native::ZERO);
         MUL_ROW.store(b.rows(), Ordering::SeqCst);
         chip.mul(b, &a, &cc);
     });
@@ -409,6 +411,8 @@ fn tampered_inverse_witness_fails() {
     let c = circuit(move |b| {
         let chip = fp_chip(b);
         let a = chip.load_proper(b, x);
+        // The constant 0 that pins absent operand slots comes first, so the block starts here.
+        b.constant(Native::ZERO);
         MUL_ROW.store(b.rows(), Ordering::SeqCst);
         chip.inv(b, &a);
     });

@@ -345,7 +345,7 @@ impl AnyCircuit {
         let cs = self.constraint_system();
         let (builders, public) = self.builders();
         let mut text = format!(
-            "batch-ecdsa circuit fingerprint v2 (compressed selectors)\nkind={}\nB={}\nk={}\nwindow={}\nlayout={:?}\ncs={:?}\n",
+            "batch-ecdsa circuit fingerprint v3 (absent operands pinned)\nkind={}\nB={}\nk={}\nwindow={}\nlayout={:?}\ncs={:?}\n",
             self.kind(),
             self.batch_size(),
             self.k,

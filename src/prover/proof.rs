@@ -38,8 +38,10 @@ use crate::hexfmt::{decode_hex, decode_hex_fixed, encode_hex};
 use crate::native::encoding::{fq_from_be_bytes, fq_to_be_bytes};
 use crate::native::keys::PublicKey;
 
-/// Version of the proof-file format written by this crate.
-pub const PROOF_FILE_VERSION: u32 = 1;
+/// Version of the proof-file format written by this crate. 2 since the absent-operand fix of
+/// the relation block (README, security note): a version-1 file was made by a circuit whose
+/// proofs prove nothing, so it is refused rather than checked against a new key.
+pub const PROOF_FILE_VERSION: u32 = 2;
 
 /// Largest batch size a proof file may name (a verifier lays the circuit out for it: 4096
 /// signatures need about k = 28, far beyond any params in use).
@@ -63,6 +65,11 @@ pub enum ProofFileError {
         "proof file version {0} is not supported (this build reads version {PROOF_FILE_VERSION})"
     )]
     Version(u32),
+    #[error(
+        "proof file version 1 was made before the relation-block soundness fix: such a proof \
+         proves nothing (see the README's security note); prove the batch again"
+    )]
+    BeforeSoundnessFix,
     #[error("proof file: {0}")]
     Field(String),
     #[error("cannot write proof file {path}: {reason}")]
@@ -126,6 +133,7 @@ impl ProofFile {
             serde_json::from_str(text).map_err(|e| ProofFileError::NotJson(e.to_string()))?;
         match value.get("version").and_then(|v| v.as_u64()) {
             Some(v) if v == u64::from(PROOF_FILE_VERSION) => {}
+            Some(1) => return Err(ProofFileError::BeforeSoundnessFix),
             Some(v) => return Err(ProofFileError::Version(v.min(u64::from(u32::MAX)) as u32)),
             None => {
                 return Err(ProofFileError::Field(
@@ -390,8 +398,12 @@ mod tests {
         let cases: Vec<(String, &str)> = vec![
             ("not json".into(), "not valid JSON"),
             (
-                f.to_json().replace("\"version\": 1", "\"version\": 9"),
+                f.to_json().replace("\"version\": 2", "\"version\": 9"),
                 "version 9",
+            ),
+            (
+                f.to_json().replace("\"version\": 2", "\"version\": 1"),
+                "before the relation-block soundness fix",
             ),
             (
                 f.to_json()

@@ -36,8 +36,15 @@ fn k(x: u64) -> Expression<Native> {
 /// 256`, see `EccChip::select_lookup`): that row is the x (or y) row of entry `d + plus` of that
 /// table, whose limbs are copy-constrained to the entry. A digit with no
 /// entry matches no row. Rows with `lookup_in = 0` give the input `(0, 0, 0, 0)`, matched by
-/// the empty row every table reserves (key 0, limbs unassigned = 0); rows with key 0 can only
-/// match such zero inputs, whatever their advice holds.
+/// the empty row every table reserves (key 0; its limbs are 0 for an honest prover, which
+/// only completeness needs); rows with key 0 can only match such zero inputs.
+///
+/// **Reads and what pins them.** Input side: on a query row (`lookup_in = 1`) the digit copy
+/// and the three selected limbs, all assigned; elsewhere the input is 0 whatever the cells
+/// hold. Table side: columns 1–3 of the table group on every row. On a key row they are the
+/// copies of an entry's limbs; on a row with key 0 they are **free by design** (any values:
+/// such a row matches only the zero input of a non-query row, so it selects nothing), which
+/// the footprint check (`crate::footprint`) allows for this lookup alone.
 pub fn configure(
     meta: &mut ConstraintSystem<Native>,
     cfg: &GroupConfig,

@@ -750,4 +750,15 @@ impl Mutable for BatchEcdsaCircuit {
     fn instances(&self) -> Vec<Vec<Native>> {
         vec![self.instance()]
     }
+    /// Both phases, built with the last seen challenges (else 1: the layout does not depend
+    /// on them).
+    fn footprint(&self) -> crate::footprint::FootprintReport {
+        let mut cs = ConstraintSystem::default();
+        let config = Self::configure_with_params(&mut cs, self.params.clone());
+        let (b0, b1, _) = match self.last_challenges() {
+            Some(c) => self.build_with(&c),
+            None => self.build(Native::ONE),
+        };
+        crate::footprint::check_footprint(&cs, &config.base, &[&b0, &b1])
+    }
 }

@@ -233,4 +233,9 @@ impl Mutable for NaiveEcdsaCircuit {
     fn instances(&self) -> Vec<Vec<Native>> {
         vec![self.instance()]
     }
+    fn footprint(&self) -> crate::footprint::FootprintReport {
+        let mut cs = ConstraintSystem::default();
+        let config = Self::configure_with_params(&mut cs, self.params.clone());
+        crate::footprint::check_footprint(&cs, &config.base, &[&self.build().0])
+    }
 }

@@ -45,8 +45,15 @@ fn constant(x: Native) -> Expression<Native> {
 /// `Â₁·(B̂₁ − Ĉ₁) + α·Â₂·(B̂₂ − Ĉ₂) + β·L̂₁ + μ·L̂₂ − V̂ + Ĉ − (Q̂ − K̂)·(p mod r) = 0`.
 ///
 /// `RelV(i)` is the same with `A₁ := V` (the new value is the first factor) and no `−V` term.
-/// (A relation without a new value leaves the V rows unassigned, i.e. 0.) Why these prove the
-/// relation over the integers, and the bounds they need: `FieldChip::relation`.
+/// Why these prove the relation over the integers, and the bounds they need:
+/// `FieldChip::relation`.
+///
+/// **Reads and what pins them.** `Rel` reads column 0 rows 0–8 (range-row value cells),
+/// `A₁ B₁ C₁` always, `A₂ B₂ C₂` where `α ≠ 0`, `L₁`/`L₂` where `β`/`μ ≠ 0`; `RelV` the same
+/// without `A₁` (plus `W` for modulus 0). No operand slot is ever left to the prover: a
+/// present operand is a copy of its limbs, an absent one the gate reads (and the V rows of a
+/// relation without a new value) a copy of the constant-0 cell (`field::relation`). The
+/// footprint check (`crate::footprint`) verifies every enabled block.
 ///
 /// **Distinct** (part of `RelV(0)`, the factor block of modulus 0, whose `A₁` slot is free):
 /// with `D = B̂₁ − Ĉ₁` and `W` the cell of column 1, row 0, `W·D·(D − p)·(D + p) = 1`. For
@@ -162,6 +169,7 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, moduli:
     }
     // Select block: rows 0..N, columns (a_i, b_i, c_i); the bit s at column 3, row 0.
     // c_i = b_i + s·(a_i − b_i); s is an `AssignedBit` (proven boolean where it was made).
+    // Reads: every cell of the block; a_i, b_i, s are copies, c_i is determined by the gate.
     let c = cfg.clone();
     if let Some(select) = c.try_selector(GateKind::Select) {
         meta.create_gate("field select", move |m| {
@@ -177,7 +185,9 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, moduli:
     }
 
     // Is-zero block: row 0 = (l_0, l_1, l_2, inv), row 1 column 0 = z. With s = Σ l_i:
-    // s·inv = 1 − z and s·z = 0, so z = 1 iff s = 0, and z is boolean.
+    // s·inv = 1 − z and s·z = 0, so z = 1 iff s = 0, and z is boolean. Reads: l_i (copies of
+    // the input limbs), z (determined: 0 if s ≠ 0, else 1), inv (determined as 1/s when s ≠ 0;
+    // free when s = 0, marked free by the chip: no value of it changes z).
     let c = cfg.clone();
     meta.create_gate("field is_zero", move |m| {
         let sel = m.query_selector(c.selector(GateKind::IsZero));
@@ -193,7 +203,7 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, moduli:
     });
 
     // Is-equal block: row 0 = (a_0, a_1, a_2, inv), row 1 = (b_0, b_1, b_2, z). With
-    // s = Σ (a_i − b_i)²: s·inv = 1 − z and s·z = 0.
+    // s = Σ (a_i − b_i)²: s·inv = 1 − z and s·z = 0. Reads: as is-zero (a_i, b_i copies).
     let c = cfg.clone();
     if let Some(is_equal) = c.try_selector(GateKind::IsEqual) {
         meta.create_gate("field is_equal", move |m| {
@@ -214,6 +224,8 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, moduli:
     // Less-or-equal block: N range rows with d_i in column 0; column 1 rows 0..N: x_i; column 2
     // rows 0..N−1: borrows β_i; fixed γ rows 0..N: limbs of the bound C. For each i:
     // d_i = γ_i − x_i − β_(i−1) + 2^88·β_i (β_(−1) = β_(N−1) = 0), β_i·(1 − β_i) = 0.
+    // Reads: d_i (range-row value cells), x_i (copies), β_0, β_1 (determined by the gate and
+    // proven boolean), γ (fixed).
     let c = cfg.clone();
     meta.create_gate("field less_eq", move |m| {
         let sel = m.query_selector(c.selector(GateKind::LessEq));

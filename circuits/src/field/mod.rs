@@ -7,6 +7,8 @@
 //! equations and the native equation at once, with two products, two linear terms and a
 //! constant folded in (see `gates.rs`).
 
+#[cfg(feature = "adversary")]
+pub mod adversary;
 mod chip;
 mod decompose;
 pub mod gates;

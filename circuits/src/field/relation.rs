@@ -36,13 +36,34 @@
 //! * `|E| < 2^264·r` for every witness in bounds (asserted), so `E = 0` over the integers, hence
 //!   the relation holds mod p.
 //!
+//! **Every cell the gate reads is pinned** (a cell is constrained only by what the verifier
+//! checks, never by what the honest prover writes). The `Rel` gate always evaluates
+//! `A₁·(B₁ − C₁)` and `−V`, and `α·A₂·(B₂ − C₂)` wherever `α ≠ 0`; `RelV` reads `B₁`, `C₁` (its
+//! `A₁` is `V`) and, for modulus 0, `W`. Each read is pinned as follows:
+//! * an operand slot of a present operand: a copy of the operand's limb cells;
+//! * an **absent** operand slot the gate reads (`C₁` of a product without `minus`, `C₂` of
+//!   `plus_product(.., None)`, `A₁`, `B₁`, `C₁` of a linear relation, the `V` rows of a
+//!   relation without a new value): a copy of the builder's constant-0 cell (a lin row
+//!   `x₂ = γ = 0`). Before this rule the slots were left unassigned, so a prover writing
+//!   `C = B − B′` made the block prove the relation for any `B′` of its choice (README,
+//!   security note; `tests/adversary.rs` reproduces the attacks);
+//! * `L₁`, `L₂`: read only where `β`, `μ ≠ 0`, i.e. where the relation has that linear term,
+//!   whose limbs are copied;
+//! * `Q`, `V` and the carries: the value cells of range rows (range gate and lookups);
+//! * `W` (modulus 0, factor blocks): determined by the distinctness constraint
+//!   `W·D·(D − p)·(D + p) = 1`;
+//! * `α`, `β`, `μ`, `C`, `K₂`: fixed cells.
+//!
+//! The footprint check (`crate::footprint`) verifies this on every laid-out circuit.
+//!
 //! A violated assertion is a circuit-construction error (operands too large: reduce first),
 //! never a property of the witness. An honest witness always satisfies the block when the
 //! relation holds; when it does not (or a factor's divisor is `≡ 0`), the honest generator
 //! writes a wrong but in-range witness and the circuit is unsatisfiable; nothing panics.
 //!
 //! **Layout** (9 rows; `field::gates`): column 0 `Q`, `v`, carries (range rows); columns 1–3
-//! the operand copies; `α, β, μ, ν` and the limbs of `Γ` in fixed columns.
+//! the operand copies (absent ones: copies of the constant 0); `α, β, μ` and the top limb of
+//! `K` and the constant `C` in fixed columns.
 
 use ff::{Field, PrimeField};
 use num_bigint::{BigInt, BigUint, Sign};
@@ -408,7 +429,18 @@ impl<P: PrimeField> FieldChip<P> {
                 }),
             "distinct operands must be below 2^256"
         );
+        let layout = rel;
         let bnd = bounds(rel, &self.p, &self.range);
+        // The witness is computed from `wit`: the relation itself, or (adversarial prover,
+        // tests only) the relation with substituted `B` operands whose differences the absent
+        // `C` slots absorb (`fills`).
+        #[cfg(not(feature = "adversary"))]
+        let (wit, fills) = (rel.clone(), [None, None]);
+        #[cfg(feature = "adversary")]
+        let owned = adversary_operands(self.mul_gate, rel);
+        #[cfg(feature = "adversary")]
+        let (wit, fills) = substituted(rel, &owned);
+        let rel = &wit;
         let pb = big(&self.p);
         let d1 = val(rel.b1) - val(rel.c1);
         let rest = BigInt::from(rel.alpha) * val(rel.a2) * (val(rel.b2) - val(rel.c2))
@@ -491,7 +523,7 @@ impl<P: PrimeField> FieldChip<P> {
             };
             carries.push(stored);
         }
-        self.lay_out_relation(b, rel, &bnd, &q, v.as_ref(), &carries)
+        self.lay_out_relation(b, layout, &bnd, &q, v.as_ref(), &carries, &fills)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -503,8 +535,12 @@ impl<P: PrimeField> FieldChip<P> {
         q: &BigUint,
         v: Option<&BigUint>,
         carries: &[BigUint],
+        fills: &[Option<[Native; N]>; 2],
     ) -> Option<Proper<P>> {
         let l = self.range.params.lookup_bits;
+        // Absent operand slots that the gate reads are copies of the constant 0 (created
+        // before the block opens, so the block's rows stay contiguous).
+        let zero = pin_absent_slots().then(|| b.constant(Native::ZERO));
         let q_bits = q_limb_bits(bnd.q_bits);
         let ql = to_limbs(q);
         let mut heights = Vec::new();
@@ -574,21 +610,39 @@ impl<P: PrimeField> FieldChip<P> {
         if !rel.constant.is_zero() {
             b.set_fixed(FixedCol::Gamma, first + 1, native_signed(&rel.constant));
         }
-        let slots: [(Option<&CrtInt>, usize, usize); 8] = [
-            (rel.a1, 1, 0),
-            (rel.b1, 1, 1),
-            (rel.c1, 1, 2),
-            (rel.a2, 2, 0),
-            (rel.b2, 2, 1),
-            (rel.c2, 2, 2),
-            (rel.lin[0].1, 3, 0),
-            (rel.lin[1].1, 3, 1),
+        // (operand, column, slot group, read by the gate, adversarial fill of an absent slot)
+        let factor = rel.new == NewValue::Factor;
+        let second = rel.alpha != 0;
+        let slots: [(Option<&CrtInt>, usize, usize, bool, Option<[Native; N]>); 8] = [
+            (rel.a1, 1, 0, !factor, None),
+            (rel.b1, 1, 1, true, None),
+            (rel.c1, 1, 2, true, fills[0]),
+            (rel.a2, 2, 0, second, None),
+            (rel.b2, 2, 1, second, None),
+            (rel.c2, 2, 2, second, fills[1]),
+            (rel.lin[0].1, 3, 0, rel.lin[0].0 != 0, None),
+            (rel.lin[1].1, 3, 1, rel.lin[1].0 != 0, None),
         ];
-        for (x, col, g) in slots {
-            if let Some(x) = x {
-                for i in 0..N {
-                    b.copy_of(&x.limbs[i], first + (N * g + i) as u32, col);
+        for (x, col, g, read, fill) in slots {
+            let row = |i: usize| first + (N * g + i) as u32;
+            match x {
+                Some(x) => {
+                    for i in 0..N {
+                        b.copy_of(&x.limbs[i], row(i), col);
+                    }
                 }
+                None if read => {
+                    for i in 0..N {
+                        pin_zero(b, zero.as_ref(), row(i), col, fill.map(|f| f[i]));
+                    }
+                }
+                None => {}
+            }
+        }
+        // Without a new value, the `Rel` gate still subtracts the V rows (column 0, rows 3–5).
+        if rel.new == NewValue::None {
+            for i in 0..N {
+                pin_zero(b, zero.as_ref(), first + (N + i) as u32, 0, None);
             }
         }
         // The factor block of modulus 0 always carries the distinctness constraint (its W);
@@ -604,7 +658,16 @@ impl<P: PrimeField> FieldChip<P> {
                         })
                 })
             };
-            let d = nat(rel.b1) - nat(rel.c1);
+            // An adversarial fill of the absent C₁ slot (tests only) counts as written.
+            let c1 = fills[0].map_or_else(
+                || nat(rel.c1),
+                |f| {
+                    f.iter().enumerate().fold(Native::ZERO, |acc, (i, l)| {
+                        acc + *l * crate::bigint::pow2(LIMB_BITS * i as u32)
+                    })
+                },
+            );
+            let d = nat(rel.b1) - c1;
             let pn = native(&self.p);
             let w = (d * (d - pn) * (d + pn)).invert().unwrap_or(Native::ZERO);
             b.assign(first, 1, w);
@@ -617,4 +680,91 @@ impl<P: PrimeField> FieldChip<P> {
             })
         })
     }
+}
+
+/// Pins an absent operand cell that the gate reads: a copy of the constant-0 cell `zero`.
+/// `fill` is the adversarial prover's value for it (tests only): written into the cell while
+/// the copy constraint stays, so the permutation argument rejects it. With `zero = None` (the
+/// unpinned layout of the adversary tests) the cell is left unassigned, or written with `fill`
+/// and no constraint, as the layout before the fix allowed.
+fn pin_zero(
+    b: &mut Builder,
+    zero: Option<&AssignedValue>,
+    row: u32,
+    col: usize,
+    fill: Option<Native>,
+) {
+    match (zero, fill) {
+        (Some(z), None) => {
+            b.copy_of(z, row, col);
+        }
+        (Some(z), Some(f)) => {
+            let c = b.assign(row, col, f);
+            b.constrain_equal(z, &c);
+        }
+        (None, Some(f)) => {
+            b.assign(row, col, f);
+        }
+        (None, None) => {}
+    }
+}
+
+/// Whether absent operand slots are pinned: always, except in the adversary tests' unpinned
+/// layout (the circuit before the fix).
+fn pin_absent_slots() -> bool {
+    #[cfg(feature = "adversary")]
+    {
+        !crate::layout::adversary::unpinned()
+    }
+    #[cfg(not(feature = "adversary"))]
+    {
+        true
+    }
+}
+
+/// The adversary's substitute operands `(B₁′, B₂′)` for this block, as CRT integers on the
+/// real operands' cells (only their values differ).
+#[cfg(feature = "adversary")]
+fn adversary_operands(modulus: usize, rel: &Relation<'_>) -> [Option<CrtInt>; 2] {
+    let sub = super::adversary::substitution(modulus, rel);
+    let fake = |real: Option<&CrtInt>, c: Option<&CrtInt>, v: Option<BigUint>| {
+        let v = v?;
+        let real = real.expect("a substituted operand exists");
+        assert!(
+            c.is_none(),
+            "the substitution attack needs an absent C slot"
+        );
+        let limbs = to_limbs(&v);
+        let mut x = real.clone();
+        for (cell, l) in x.limbs.iter_mut().zip(limbs.iter()) {
+            cell.value = native(l);
+        }
+        x.value = v;
+        Some(x)
+    };
+    [fake(rel.b1, rel.c1, sub.b1), fake(rel.b2, rel.c2, sub.b2)]
+}
+
+/// The relation with the substitute operands, and the values `B − B′` (limb-wise, native)
+/// the absent `C` slots get.
+#[cfg(feature = "adversary")]
+fn substituted<'a>(
+    rel: &Relation<'a>,
+    owned: &'a [Option<CrtInt>; 2],
+) -> (Relation<'a>, [Option<[Native; N]>; 2]) {
+    let mut w = rel.clone();
+    let diff = |real: Option<&CrtInt>, fake: &CrtInt| -> [Native; N] {
+        let real = real.expect("a substituted operand exists");
+        [0, 1, 2].map(|i| real.limbs[i].value - fake.limbs[i].value)
+    };
+    let mut fills = [None, None];
+    if let Some(f) = &owned[0] {
+        fills[0] = Some(diff(rel.b1, f));
+        w.b1 = Some(f);
+    }
+    if let Some(f) = &owned[1] {
+        fills[1] = Some(diff(rel.b2, f));
+        w.b2 = Some(f);
+    }
+    (w, fills)
 }

@@ -9,11 +9,12 @@ use super::builder::{lane_of, local_row, Builder, CellRef};
 use super::config::{GroupConfig, LayoutParams};
 use super::Native;
 
-/// Assigns every cell, fixed value and selector of `b` into `region` and applies the copy
-/// constraints whose two ends are known. `lanes` are the column groups of the builder's phase
-/// (index = lane); a builder row `lane << LANE_SHIFT | r` is row `r` (absolute) of group
-/// `lanes[lane]`. `cells` collects the halo2 cells of this and earlier phases, so a later phase
-/// can copy cells of an earlier one. A row naming a missing lane is a synthesis error.
+/// Assigns every cell, fixed value and selector of `b` into `region` and applies every copy
+/// constraint of `b`. `lanes` are the column groups of the builder's phase (index = lane); a
+/// builder row `lane << LANE_SHIFT | r` is row `r` (absolute) of group `lanes[lane]`. `cells`
+/// collects the halo2 cells of this and earlier phases, so a later phase can copy cells of an
+/// earlier one. A row naming a missing lane, or a copy with an end that is not assigned (in
+/// this builder or an earlier phase's), is a synthesis error: a copy never silently drops.
 pub fn assign_builder(
     region: &mut Region<'_, Native>,
     lanes: &[&GroupConfig],
@@ -29,9 +30,21 @@ pub fn assign_builder(
                 v += delta;
             }
         }
+        #[cfg(feature = "adversary")]
+        if let Some(x) = super::adversary::cell_override(c) {
+            v = x;
+        }
         let col = group(c.row)?.advice(c.col as usize);
         let a = region.assign_advice(col, local_row(c.row) as usize, Value::known(v));
         cells.insert(*c, a.cell());
+    }
+    // The adversary also writes cells the honest layout leaves unassigned.
+    #[cfg(feature = "adversary")]
+    for (c, v) in super::adversary::phase_overrides(b.phase) {
+        if !cells.contains_key(&c) {
+            let col = group(c.row)?.advice(c.col as usize);
+            region.assign_advice(col, local_row(c.row) as usize, Value::known(v));
+        }
     }
     for (f, row, v) in b.fixed_cells() {
         region.assign_fixed(group(*row)?.fixed(*f), local_row(*row) as usize, *v);
@@ -42,8 +55,9 @@ pub fn assign_builder(
             .enable(region, local_row(*row) as usize)?;
     }
     for (x, y) in b.copy_constraints() {
-        if let (Some(cx), Some(cy)) = (cells.get(x), cells.get(y)) {
-            region.constrain_equal(*cx, *cy);
+        match (cells.get(x), cells.get(y)) {
+            (Some(cx), Some(cy)) => region.constrain_equal(*cx, *cy),
+            _ => return Err(Error::Synthesis),
         }
     }
     Ok(())

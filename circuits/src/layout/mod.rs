@@ -13,6 +13,8 @@
 //! consecutive: SimpleFloorPlanner in halo2-axiom places every region at row 0, so the builder's
 //! row numbers are the absolute rows.
 
+#[cfg(feature = "adversary")]
+pub mod adversary;
 mod assign;
 mod builder;
 mod config;

@@ -10,6 +10,14 @@ use crate::layout::{GateKind, GroupConfig, Native};
 /// * Range row (selector `Range`): `x − Σ_j coef_j·d_j − next·x[next] = 0`, and, without a
 ///   selector (the fixed `shift` is 0 elsewhere), `shift·(d_(K−1) − shift·d_(K−2)) = 0`.
 /// * Lin row (selector `Lin`): `α·x0 + β·x1 + μ·x0·x1 + γ − x2 = 0` on the main columns.
+///
+/// **Reads and what pins them.** A range row reads `x` (its value cell), each chunk `d_j`
+/// whose fixed `coef_j ≠ 0`, `x[next]` where `next ≠ 0` (the next range row's value cell), and
+/// the partial chunk and its shifted copy where `shift ≠ 0`; every one is assigned by
+/// `RangeChip::range_rows` and looked up, and chunk slots with `coef_j = 0` are read by the
+/// lookup only (which only bounds them: `crate::footprint`). A lin row reads `x2` always,
+/// `x0` where `α` or `μ ≠ 0` and `x1` where `β` or `μ ≠ 0`: its callers assign (copy or
+/// determine) each cell with a non-zero coefficient, e.g. the constant cell `x2 = γ`.
 pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig) {
     let k = cfg.lookup.len();
     assert!(

@@ -8,11 +8,12 @@
 //! the cells of its builders one after the other.
 
 use halo2_proofs::dev::MockProver;
-use halo2_proofs::plonk::Circuit;
+use halo2_proofs::plonk::{Circuit, ConstraintSystem};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
 use crate::config::BuilderCircuit;
+use crate::footprint::{check_footprint, FootprintReport};
 use crate::layout::Native;
 
 /// A circuit whose advice cells can be tampered with one at a time.
@@ -26,6 +27,8 @@ pub trait Mutable: Circuit<Native> + Clone {
     fn instances(&self) -> Vec<Vec<Native>> {
         vec![]
     }
+    /// The footprint check of this circuit's layout ([`crate::footprint`]).
+    fn footprint(&self) -> FootprintReport;
 }
 
 impl Mutable for BuilderCircuit {
@@ -40,10 +43,22 @@ impl Mutable for BuilderCircuit {
         c.tamper = Some((index, delta));
         c
     }
+    fn footprint(&self) -> FootprintReport {
+        let mut cs = ConstraintSystem::default();
+        let config = BuilderCircuit::configure_with_params(&mut cs, self.params.clone());
+        check_footprint(&cs, &config, &[&self.builder()])
+    }
 }
 
-/// `Ok` iff MockProver is satisfied; the error says why not (synthesis error or failures).
+/// `Ok` iff the layout passes the footprint check ([`crate::footprint`]: every cell a gate
+/// reads is assigned and constrained) and MockProver is satisfied; the error says why not.
 pub fn mock_verify<C: Mutable>(k: u32, circuit: &C) -> Result<(), String> {
+    circuit.footprint().result()?;
+    mock_only(k, circuit)
+}
+
+/// MockProver alone (the mutation loops: the footprint does not depend on the values).
+pub fn mock_only<C: Mutable>(k: u32, circuit: &C) -> Result<(), String> {
     let prover = MockProver::run(k, circuit, circuit.instances())
         .map_err(|e| format!("synthesis: {e:?}"))?;
     prover
@@ -107,7 +122,7 @@ pub fn mutation_test<C: Mutable>(k: u32, circuit: &C, samples: usize, seed: u64)
         } else {
             Native::from(rng.next_u64()) + Native::from(1u64)
         };
-        if mock_verify(k, &circuit.tampered(idx, delta)).is_err() {
+        if mock_only(k, &circuit.tampered(idx, delta)).is_err() {
             report.caught += 1;
         } else {
             report.escaped.push(idx);
@@ -156,7 +171,7 @@ pub fn mutation_test_cells<C: Mutable + Sync>(
                     jobs.iter()
                         .skip(t)
                         .step_by(threads)
-                        .filter(|(i, d)| mock_verify(k, &circuit.tampered(*i, *d)).is_ok())
+                        .filter(|(i, d)| mock_only(k, &circuit.tampered(*i, *d)).is_ok())
                         .map(|(i, _)| *i)
                         .collect::<Vec<_>>()
                 })

@@ -86,3 +86,49 @@ pub fn prove_and_verify<C: halo2_proofs::plonk::Circuit<batch_ecdsa_circuits::la
     )
     .is_ok()
 }
+
+/// Keygen from `keygen_circuit`, a real SHPLONK proof of `circuit` with one instance column
+/// `instance`, and its verification: true iff the proof verifies.
+pub fn prove_and_verify_with_instance<
+    C: halo2_proofs::plonk::Circuit<batch_ecdsa_circuits::layout::Native>,
+>(
+    k: u32,
+    keygen_circuit: &C,
+    circuit: C,
+    instance: &[batch_ecdsa_circuits::layout::Native],
+) -> bool {
+    use halo2_proofs::plonk::{create_proof, keygen_pk, keygen_vk, verify_proof};
+    use halo2_proofs::poly::commitment::ParamsProver;
+    use halo2_proofs::poly::kzg::commitment::{KZGCommitmentScheme, ParamsKZG};
+    use halo2_proofs::poly::kzg::multiopen::{ProverSHPLONK, VerifierSHPLONK};
+    use halo2_proofs::poly::kzg::strategy::SingleStrategy;
+    use halo2_proofs::transcript::{
+        Blake2bRead, Blake2bWrite, Challenge255, TranscriptReadBuffer, TranscriptWriterBuffer,
+    };
+    use halo2curves::bn256::{Bn256, G1Affine};
+    use rand_chacha::rand_core::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+    let params = ParamsKZG::<Bn256>::setup(k, ChaCha20Rng::seed_from_u64(0));
+    let vk = keygen_vk(&params, keygen_circuit).expect("vk");
+    let pk = keygen_pk(&params, vk, keygen_circuit).expect("pk");
+    let mut transcript = Blake2bWrite::<_, G1Affine, Challenge255<_>>::init(vec![]);
+    create_proof::<KZGCommitmentScheme<Bn256>, ProverSHPLONK<'_, Bn256>, _, _, _, _>(
+        &params,
+        &pk,
+        &[circuit],
+        &[&[instance]],
+        ChaCha20Rng::seed_from_u64(1),
+        &mut transcript,
+    )
+    .expect("proof");
+    let proof = transcript.finalize();
+    let mut tr = Blake2bRead::<_, G1Affine, Challenge255<_>>::init(&proof[..]);
+    verify_proof::<KZGCommitmentScheme<Bn256>, VerifierSHPLONK<'_, Bn256>, _, _, _>(
+        params.verifier_params(),
+        pk.get_vk(),
+        SingleStrategy::new(&params),
+        &[&[instance]],
+        &mut tr,
+    )
+    .is_ok()
+}
