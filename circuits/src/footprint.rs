@@ -104,7 +104,17 @@ pub struct FootprintReport {
     pub reads: usize,
     /// Every cell read live by a gate or a strict lookup (assigned or not), sorted: the
     /// footprint an adversary would write into.
-    pub footprint: Vec<CellRef>,
+    pub footprint: Vec<FootprintCell>,
+}
+
+/// A cell of the footprint with what the builders hold there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FootprintCell {
+    pub cell: CellRef,
+    /// The honest value, `None` where no builder assigns the cell (a violation).
+    pub value: Option<Native>,
+    /// Marked free by its gadget (`Builder::mark_free`).
+    pub free: bool,
 }
 
 impl FootprintReport {
@@ -354,6 +364,7 @@ pub fn check_footprint(
         }
     }
     let mut rows = 0usize;
+    let mut values: HashMap<CellRef, Native> = HashMap::new();
     let mut cells: Vec<CellRef> = Vec::new();
     let mut free: HashSet<CellRef> = HashSet::new();
     let mut copies: Vec<(CellRef, CellRef)> = Vec::new();
@@ -367,7 +378,8 @@ pub fn check_footprint(
     for b in builders {
         rows = rows.max(b.rows() as usize);
         let constrained: HashSet<usize> = b.constrained_cell_indices().into_iter().collect();
-        for (i, (c, _)) in b.advice_cells().iter().enumerate() {
+        for (i, (c, v)) in b.advice_cells().iter().enumerate() {
+            values.insert(*c, *v);
             if let Some(col) = advice_index(c) {
                 t.assigned.insert((col, local_row(c.row) as usize));
             }
@@ -497,11 +509,16 @@ pub fn check_footprint(
             push(&mut report, Violation::Unconstrained { cell: *c, column });
         }
     }
-    let mut fp: Vec<CellRef> = read
+    let mut fp: Vec<FootprintCell> = read
         .iter()
         .filter_map(|&(col, row)| t.cell_of(col, row))
+        .map(|cell| FootprintCell {
+            cell,
+            value: values.get(&cell).copied(),
+            free: free.contains(&cell),
+        })
         .collect();
-    fp.sort();
+    fp.sort_by_key(|c| c.cell);
     report.footprint = fp;
     report
 }

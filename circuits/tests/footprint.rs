@@ -52,3 +52,99 @@ fn unpinned_relation_blocks_fail_the_check() {
     assert!(e.contains("gate 'field relation'"), "{e}");
     assert!(e.contains("rotation"), "{e}");
 }
+
+mod common;
+use batch_ecdsa_circuits::ecc::EccChip;
+use batch_ecdsa_circuits::footprint::Violation;
+use batch_ecdsa_circuits::layout::adversary::Adversary;
+use batch_ecdsa_circuits::layout::{Builder, FixedCol, GateKind, Native};
+use batch_ecdsa_circuits::test_utils::{footprint_mutation_test, mock_verify};
+use common::*;
+use ff::Field;
+use group::Curve;
+use halo2curves::secp256k1::{Fp, Fq, Secp256k1};
+
+/// Every relation shape the chips use: products with and without `minus`, factors with and
+/// without a second product, linear relations, relations without a new value, the curve
+/// equation, a chord addition and a doubling.
+fn relation_shapes(b: &mut Builder) {
+    let fp = fp_chip(b);
+    let fq = fq_chip(b);
+    let ecc = EccChip::new(fp.clone(), fq.clone());
+    let x = fp.load_reduced(b, Fp::from(3));
+    let y = fp.load_reduced(b, Fp::from(5));
+    let m = fp.mul(b, &x, &y);
+    let i = fp.inv(b, &y);
+    fp.div_by_nonzero(b, &x, &y);
+    fp.reduce(b, &m);
+    let one = fp.load_constant(b, Fp::ONE);
+    fp.assert_mul_eq(b, &y, &i, &one);
+    let g = Secp256k1::generator().to_affine();
+    let p = ecc.load_point(b, g);
+    let q = ecc.load_point(b, (Secp256k1::generator() * Fq::from(3)).to_affine());
+    ecc.add_strict(b, &p, &q);
+    ecc.double(b, &p);
+}
+
+#[test]
+fn every_footprint_cell_of_every_relation_shape_is_caught() {
+    let c = circuit(relation_shapes);
+    mock_verify(K, &c).expect("honest relation shapes");
+    let rep = footprint_mutation_test(K, &c, usize::MAX, 3, &Adversary::default());
+    println!("pinned: {rep}");
+    assert!(rep.total > 500, "the footprint covers the blocks: {rep}");
+    assert_eq!(
+        rep.caught, rep.total,
+        "escaped footprint cells {:?}",
+        rep.escaped
+    );
+}
+
+/// The same mutation on the layout before the fix finds the holes: single changes of an
+/// unassigned slot multiplied by another unassigned (zero) slot go unnoticed.
+#[test]
+fn footprint_mutation_finds_the_unpinned_holes() {
+    let c = circuit(relation_shapes);
+    let unpinned = Adversary {
+        unpinned: true,
+        ..Adversary::default()
+    };
+    let rep = footprint_mutation_test(K, &c, usize::MAX, 3, &unpinned);
+    println!("unpinned: {rep}");
+    assert!(
+        !rep.escaped.is_empty(),
+        "the unpinned layout must have escapes: {rep}"
+    );
+}
+
+/// A deliberately broken gate: a lin row whose `α = 1` reads a column-0 cell nobody assigns,
+/// and a cell that no gate, lookup or copy constrains.
+#[test]
+fn a_broken_block_is_named_by_the_check() {
+    let c = circuit(|b| {
+        let row = b.new_rows(1);
+        b.enable(GateKind::Lin, row);
+        b.set_fixed(FixedCol::Alpha, row, Native::ONE);
+        b.assign(row, 2, Native::ZERO);
+        let dangling = b.new_rows(1);
+        b.assign(dangling, 3, Native::from(7u64));
+    });
+    let r = c.footprint();
+    let e = r
+        .result()
+        .expect_err("the broken block must fail the check");
+    println!("{e}");
+    assert!(
+        r.violations.iter().any(|v| matches!(v,
+            Violation::UnassignedRead { gate, rotation: 0, column, .. }
+                if gate.starts_with("gate 'lin row'") && column.contains("column 0"))),
+        "{e}"
+    );
+    assert!(
+        r.violations
+            .iter()
+            .any(|v| matches!(v, Violation::Unconstrained { .. })),
+        "{e}"
+    );
+    assert!(mock_verify(K, &c).is_err(), "mock_verify runs the check");
+}

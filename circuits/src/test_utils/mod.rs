@@ -193,6 +193,58 @@ pub fn mutation_test_cells<C: Mutable + Sync>(
     }
 }
 
+/// Changes up to `samples` cells of the circuit's **footprint** (every cell a gate or strict
+/// lookup reads, assigned or not: [`crate::footprint`]), one at a time, through the adversarial
+/// prover ([`crate::layout::adversary`]): an assigned cell gets its value plus a delta, an
+/// unassigned one the delta (what the layout before the absent-operand fix allowed). `base`
+/// is the adversary every run starts from (e.g. `unpinned`). Deltas alternate between +1 and a
+/// random field element. Cells marked free are skipped (counted in `free`). The circuit must
+/// have been satisfied once already (a batch circuit then builds its footprint with the
+/// challenges MockProver drew).
+#[cfg(feature = "adversary")]
+pub fn footprint_mutation_test<C: Mutable>(
+    k: u32,
+    circuit: &C,
+    samples: usize,
+    seed: u64,
+    base: &crate::layout::adversary::Adversary,
+) -> MutationReport {
+    use crate::layout::adversary::with_adversary;
+    let fp = with_adversary(base.clone(), || circuit.footprint()).footprint;
+    let free = fp.iter().filter(|c| c.free).count();
+    let mut cells: Vec<_> = fp.into_iter().filter(|c| !c.free).collect();
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    if cells.len() > samples {
+        for i in 0..samples {
+            let j = i + (rng.next_u64() as usize) % (cells.len() - i);
+            cells.swap(i, j);
+        }
+        cells.truncate(samples);
+    }
+    let mut report = MutationReport {
+        caught: 0,
+        total: cells.len(),
+        escaped: Vec::new(),
+        free,
+    };
+    for (n, c) in cells.iter().enumerate() {
+        let delta = if n % 2 == 0 {
+            Native::from(1u64)
+        } else {
+            Native::from(rng.next_u64()) + Native::from(1u64)
+        };
+        let mut adv = base.clone();
+        adv.cells
+            .insert(c.cell, c.value.map_or(delta, |v| v + delta));
+        if with_adversary(adv, || mock_only(k, circuit)).is_err() {
+            report.caught += 1;
+        } else {
+            report.escaped.push(n);
+        }
+    }
+    report
+}
+
 /// A valid ECDSA* witness from fixed secrets (halo2curves arithmetic only; for the circuits
 /// crate's own tests and cell benches, which cannot use the root package's signer):
 /// `Q = d·G`, `R = k·G`, `r = x(R) mod n`, `s = (h + r·d)/k`, with d, k, h drawn from `seed`.
