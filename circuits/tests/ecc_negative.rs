@@ -417,7 +417,7 @@ fn w5_lookup_selection_rejects_wrong_entry_and_index_past_the_table() {
             let pa: AccPoint = e.load_point(b, p).into();
             let t = e.odd_table_w(b, &pa, 5);
             let lt = e.load_lookup_table(b, t);
-            let d = e.fq.range.load_checked(b, Native::from(digit), 5);
+            let d = e.fq.range.load_range_checked(b, Native::from(digit), 5);
             let s = e.select_lookup_pick(b, &lt, &d, plus, pick);
             if pick == Some((digit + plus) as usize) {
                 let s = s.finish(&e, b);

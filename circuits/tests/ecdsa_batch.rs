@@ -101,6 +101,17 @@ fn b2_witness_mutation_sample() {
     println!("{report}");
     assert_eq!(report.caught, report.total, "escaped: {:?}", report.escaped);
     assert_eq!(report.free, 0, "a valid batch has no free cells");
+    // The same over the footprint (every cell a gate reads, by position, through the
+    // adversarial prover): after the fix every one is assigned, and each change is caught.
+    let fp = batch_ecdsa_circuits::test_utils::footprint_mutation_test(
+        k,
+        &c,
+        6,
+        9,
+        &batch_ecdsa_circuits::layout::adversary::Adversary::default(),
+    );
+    println!("footprint: {fp}");
+    assert_eq!(fp.caught, fp.total, "escaped: {:?}", fp.escaped);
 }
 
 /// The large mutation sample (ignored: about 10 minutes on 2 cores; run with

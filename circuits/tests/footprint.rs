@@ -148,3 +148,26 @@ fn a_broken_block_is_named_by_the_check() {
     );
     assert!(mock_verify(K, &c).is_err(), "mock_verify runs the check");
 }
+
+/// A lin row with a missing input whose coefficient is non-zero pins it to the constant 0
+/// (`RangeChip::lin`): the check passes and the row computes with 0.
+#[test]
+fn lin_row_pins_a_missing_input_it_reads() {
+    let c = circuit(|b| {
+        let range = fp_chip(b).range;
+        let x = range.load_witness(b, Native::from(5u64));
+        let out = range.lin(
+            b,
+            None,
+            Some(&x),
+            Native::ONE,
+            Native::from(2u64),
+            Native::ONE,
+            Native::ZERO,
+        );
+        let want = b.constant(Native::from(10u64));
+        b.constrain_equal(&out, &want);
+    });
+    c.footprint().result().expect("pinned lin row");
+    mock_verify(K, &c).expect("0 + 2·5 + 0·5 = 10");
+}

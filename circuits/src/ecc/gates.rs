@@ -1,5 +1,5 @@
 //! The point-table lookup of the ecc layer: a query selects one entry of a point table by a
-//! window digit (see [`configure`]). Window tables hold the odd multiples `(2e − 15)·P`
+//! window digit (see [`configure`]). Window tables hold the odd multiples `(2e − (2^w − 1))·P`
 //! (`ecc::table`), so no selection ever returns the identity.
 
 use halo2_proofs::plonk::{ConstraintSystem, Expression};
@@ -32,8 +32,10 @@ fn k(x: u64) -> Expression<Native> {
 ///
 /// Soundness: a query's key `512·id + 2d + 2 (+1)` is nonzero, so it can only match a row
 /// whose fixed key equals it, and keys are unique (ids distinct, every entry index and every
-/// `d + plus < 256`: digits are range-checked windows of at most 8 bits and `plus + 2^width ≤
-/// 256`, see `EccChip::select_lookup`): that row is the x (or y) row of entry `d + plus` of that
+/// `d + plus < 256`: `EccChip::select_lookup` takes only a `range::RangeChecked` digit, of at
+/// most 8 bits, and asserts `plus + 2^bits ≤ 256`; an unchecked digit `d + 256·(id′ − id)`
+/// would name entry `d` of table `id′`, `tests/lookup_digit.rs`): that row is the x (or y) row
+/// of entry `d + plus` of that
 /// table, whose limbs are copy-constrained to the entry. A digit with no
 /// entry matches no row. Rows with `lookup_in = 0` give the input `(0, 0, 0, 0)`, matched by
 /// the empty row every table reserves (key 0; its limbs are 0 for an honest prover, which

@@ -25,6 +25,7 @@ use crate::bigint::{fe_to_big, modulus, native, pow2};
 use crate::field::params::{to_limbs, LIMB_BITS, NUM_LIMBS};
 use crate::field::{FieldChip, FieldValue, Proper};
 use crate::layout::{AssignedValue, Builder, Native};
+use crate::range::RangeChecked;
 
 /// The default window width (16-entry tables): every multiplication that names no window,
 /// and the short `2·lo + 1` coefficients.
@@ -45,11 +46,12 @@ pub fn full_windows(w: u32) -> usize {
 }
 
 /// One window of a recoded scalar: table index `digit + plus ∈ [0, 2^window)` (`digit`
-/// proven `< 2^width` where it was made) of a table with `2^window` entries, worth the signed
-/// odd digit `2·(digit + plus) − (2^window − 1)` times `2^offset`.
+/// proven `< 2^width` where it was made: a [`RangeChecked`] cell, so it cannot name another
+/// table's entry) of a table with `2^window` entries, worth the signed odd digit
+/// `2·(digit + plus) − (2^window − 1)` times `2^offset`.
 #[derive(Clone, Debug)]
 pub struct ScalarWindow {
-    pub digit: AssignedValue,
+    pub digit: RangeChecked,
     pub offset: u32,
     pub width: u32,
     pub plus: u64,
@@ -59,7 +61,7 @@ pub struct ScalarWindow {
 impl ScalarWindow {
     /// The table index of the honest digit.
     pub fn index(&self) -> u64 {
-        let d = fe_to_big(&self.digit.value);
+        let d = fe_to_big(&self.digit.cell().value);
         d.to_u64_digits().first().copied().unwrap_or(0) + self.plus
     }
 }
@@ -164,7 +166,8 @@ pub fn odd_windows_w(
         let rr = range.copyable_rows(b, &eg[g], gb[g], w, tag);
         for (j, digit) in rr.chunks.iter().enumerate() {
             out.push(ScalarWindow {
-                digit: *digit,
+                // A w-bit chunk of a copyable range row.
+                digit: RangeChecked::proven(*digit, w),
                 offset: starts[g] + w * j as u32,
                 width: w,
                 plus: 0,
@@ -290,7 +293,8 @@ pub fn odd_windows_short(
         .into_iter()
         .enumerate()
         .map(|(j, digit)| ScalarWindow {
-            digit,
+            // A 4-bit chunk of `decompose`; the top one also range-checked to 3 bits.
+            digit: RangeChecked::proven(digit, if j + 1 == m { WINDOW - 1 } else { WINDOW }),
             offset: WINDOW * j as u32,
             width: if j + 1 == m { WINDOW - 1 } else { WINDOW },
             plus: if j + 1 == m { 8 } else { 0 },

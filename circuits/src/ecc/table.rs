@@ -11,6 +11,7 @@ use crate::bigint::fe_to_big;
 use crate::field::params::NUM_LIMBS;
 use crate::field::{CrtInt, FieldValue, Overflowing, Proper};
 use crate::layout::{AssignedValue, Builder, FixedCol, Native};
+use crate::range::RangeChecked;
 
 /// The signed odd digit of table index `e` at the default window: `2e − 15 ∈ {−15, −13, …,
 /// 13, 15}`.
@@ -160,8 +161,8 @@ impl EccChip {
         }
     }
 
-    /// `table.entries[index]` with `index = d + plus` for a digit cell `d` (proven
-    /// `< 2^width` where it was made, with `width ≤ 8` and `plus + 2^width ≤ 256`): two lookup
+    /// `table.entries[index]` with `index = d + plus` for a digit `d` proven `< 2^bits` by the
+    /// range chip (its type; `bits ≤ 8` and `plus + 2^bits ≤ 256`, asserted): two lookup
     /// rows, each a copy of the digit and three selected limbs (8 cells). The keys
     /// `512·id + 2·index + 2 (+1)` name exactly entry `index` of this table (see `gates.rs`); an
     /// index with no entry has no matching row and fails the lookup. The output is that entry:
@@ -170,10 +171,10 @@ impl EccChip {
         &self,
         b: &mut Builder,
         table: &PointLookupTable,
-        d: &AssignedValue,
+        d: &RangeChecked,
         plus: u64,
     ) -> AccPoint {
-        let idx = fe_to_big(&d.value) + BigUint::from(plus);
+        let idx = fe_to_big(&d.cell().value) + BigUint::from(plus);
         // An out-of-range digit (no honest witness) selects nothing: the lookup then fails.
         let pick = (0..table.entries.len()).find(|i| BigUint::from(*i) == idx);
         self.select_lookup_pick(b, table, d, plus, pick)
@@ -186,10 +187,18 @@ impl EccChip {
         &self,
         b: &mut Builder,
         table: &PointLookupTable,
-        d: &AssignedValue,
+        d: &RangeChecked,
         plus: u64,
         pick: Option<usize>,
     ) -> AccPoint {
+        // The key 512·id + 2·(d + plus) + 2 names an entry of this table only while
+        // d + plus < 256 (a larger d would reach the keys of table id + 1 and beyond).
+        assert!(
+            d.bits() <= 8 && plus + (1u64 << d.bits()) <= 256,
+            "a lookup index must stay below 256: digit of {} bits plus {plus}",
+            d.bits()
+        );
+        let d = d.cell();
         let pick = pick.and_then(|i| table.entries.get(i));
         let r = b.new_rows(2);
         for part in 0..2u32 {

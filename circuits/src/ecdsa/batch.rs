@@ -24,7 +24,7 @@
 //! 65 for the `Rᵢ` terms); then per signature: `Qᵢ`, `Rᵢ` loaded canonical and on the curve
 //! (affine: never the identity), the limbs of `Rᵢ` copy-constrained to the raw phase-0 cells;
 //! `hᵢ` canonical; `1 ≤ sᵢ < n`, its limbs copy-constrained to the raw cells; `rᵢ = x(Rᵢ) mod
-//! n ≠ 0` with `x ∈ [n, p)` handled; the window tables `(2e − 15)·Rᵢ` (`e < 16`) and
+//! n ≠ 0` with `x ∈ [n, p)` handled; the window tables `(2e − 15)·Rᵢ` (`e < 16`, window 4) and
 //! `(2e − (2^w − 1))·Qᵢ` (`e < 2^w`, w the circuit's window, 5 by default;
 //! [`EccChip::odd_table_w`]) laid out for the point-table lookup (lane 0 of phase 1);
 //! the packed public values of `hᵢ`, `Qᵢ` bound to the instance column ([`super::instance`]).
@@ -189,8 +189,7 @@ fn configured(params: &LayoutParams) -> ConstraintSystem<Native> {
 }
 
 /// Rows at the end of every column that halo2 keeps for blinding (`blinding_factors + 1`,
-/// from the configured constraint system: the selection gates query column 0 at up to ~70
-/// rotations, so this is larger than `LayoutParams::RESERVED_ROWS`).
+/// read from the configured constraint system rather than assumed).
 pub fn reserved_rows(params: &LayoutParams) -> usize {
     configured(params).blinding_factors() + 1
 }
@@ -213,7 +212,7 @@ pub struct BatchConfig {
 pub struct BatchEcdsaCircuit {
     pub params: LayoutParams,
     pub signatures: Vec<SignatureWitness>,
-    /// Straus window w (a configured selection size, 2..=5).
+    /// Straus window w of the `Qᵢ` and G terms (3, 4 or 5).
     pub window: u32,
     /// How the batch coefficients are derived from the challenges (default
     /// [`Coefficients::Short`]).

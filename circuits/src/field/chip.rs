@@ -121,8 +121,9 @@ impl<P: PrimeField> FieldChip<P> {
     /// `x + y` limb by limb, no reduction (lazy). Each output limb is the integer sum of two
     /// non-negative bounded limbs; the tracked bounds add, and are kept `≤ 2^200 ≪ r ≈ 2^253.6`
     /// (asserted), so no limb wraps mod r and the integer value is exactly `x + y`. Nothing is
-    /// range-checked: the inputs' bounds carry over. `mul` then demands limbs `< 2^91` and the
-    /// CRT value bound. Cost: 3 lin rows (9 cells).
+    /// range-checked: the inputs' bounds carry over. A relation block taking the sum checks the
+    /// bounds it needs (carries below 2^95, the CRT value bound: `field::relation::bounds`,
+    /// asserted at construction). Cost: 3 lin rows (9 cells).
     pub fn add(
         &self,
         b: &mut Builder,
@@ -427,8 +428,8 @@ impl<P: PrimeField> FieldChip<P> {
         }
     }
 
-    /// Lazy results must stay far from the native modulus; the mul gate further requires limbs
-    /// below `2^91` (checked there).
+    /// Lazy results must stay far from the native modulus; a relation block further asserts the
+    /// carry and CRT bounds of its operands (`field::relation::bounds`).
     fn check_lazy(&self, max_limbs: &[BigUint; NUM_LIMBS]) {
         assert!(
             max_limbs.iter().all(|m| m.bits() <= 200),

@@ -59,9 +59,12 @@ fn constant(x: Native) -> Expression<Native> {
 /// with `D = B̂₁ − Ĉ₁` and `W` the cell of column 1, row 0, `W·D·(D − p)·(D + p) = 1`. For
 /// `B₁, C₁ < 2^256` the integer `B₁ − C₁` lies in `(−2^256, 2^256)`, so it is `≡ 0 (mod p)`
 /// only if it is `0`, `p` or `−p`; each makes a factor `≡ 0 (mod r)` and the gate unsatisfiable.
-/// So every factor block of modulus 0 proves `B₁ ≢ C₁ (mod p)` — what the chord slopes need,
-/// and true for the other factor blocks' divisors, which are nonzero (`W` is their inverse of
-/// a nonzero product).
+/// So every factor block of modulus 0 whose `B₁`, `C₁` are below `2^256` (asserted for the
+/// relations marked `distinct`, the chord slopes) proves `B₁ ≢ C₁ (mod p)`. For the other
+/// factor blocks of modulus 0 (the doubling slope, whose `B₁ = 2y` is a lazy sum up to about
+/// 2^257) the gate only proves `D ∉ {0, ±p} (mod r)`; their soundness does not rest on it
+/// (no on-curve point has `y = 0`), and `W`, the inverse of a nonzero product, always exists
+/// for an honest witness.
 pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, moduli: &[BigUint]) {
     let base = pow2(LIMB_BITS);
     let limb_base: Vec<Native> = (0..N).map(|i| pow2(LIMB_BITS * i as u32)).collect();

@@ -7,7 +7,8 @@
 //! ```
 //!
 //! over values given as limb cells (copied into the block), small integer coefficients `α`,
-//! `β`, `μ` and a constant `C`; an absent operand is 0. The block may also produce one **new
+//! `β`, `μ` and a constant `C`; an absent operand is 0 (a copy of the constant-0 cell
+//! wherever the gate reads it, see below). The block may also produce one **new
 //! value** `v` (range-checked proper limbs in the block itself): as a *remainder* (`ν = −1`,
 //! `v ≡ a₁·(b₁ − c₁) + … + C`) or as a *factor* (`a₁ := v`, e.g. a slope `λ` with
 //! `λ·(x₂ − x₁) ≡ y₂ − y₁`). Folding the differences and the linear terms into the gate saves
@@ -145,7 +146,7 @@ impl<'a> Relation<'a> {
         self
     }
 
-    /// Adds the second product `α·a·(b − c)` (`c` absent = 0).
+    /// Adds the second product `α·a·(b − c)` (`c` absent: 0, pinned by a copy).
     pub fn plus_product<P>(
         mut self,
         alpha: i64,
@@ -610,10 +611,9 @@ impl<P: PrimeField> FieldChip<P> {
         if !rel.constant.is_zero() {
             b.set_fixed(FixedCol::Gamma, first + 1, native_signed(&rel.constant));
         }
-        // (operand, column, slot group, read by the gate, adversarial fill of an absent slot)
         let factor = rel.new == NewValue::Factor;
         let second = rel.alpha != 0;
-        let slots: [(Option<&CrtInt>, usize, usize, bool, Option<[Native; N]>); 8] = [
+        let slots: [OperandSlot<'_>; 8] = [
             (rel.a1, 1, 0, !factor, None),
             (rel.b1, 1, 1, true, None),
             (rel.c1, 1, 2, true, fills[0]),
@@ -681,6 +681,10 @@ impl<P: PrimeField> FieldChip<P> {
         })
     }
 }
+
+/// One operand slot of the block: (operand, column, slot group, read by the gate, the
+/// adversarial fill of an absent slot).
+type OperandSlot<'a> = (Option<&'a CrtInt>, usize, usize, bool, Option<[Native; N]>);
 
 /// Pins an absent operand cell that the gate reads: a copy of the constant-0 cell `zero`.
 /// `fill` is the adversarial prover's value for it (tests only): written into the cell while

@@ -22,6 +22,40 @@ impl AssignedBit {
     }
 }
 
+/// A cell proven `< 2^bits` by the range chip (a chunk of a range row, or a cell range-checked
+/// to `bits`). Only this crate's range-checked layouts make one, so a gadget whose soundness
+/// needs the bound (the point-table lookup's index, whose key names an entry of *its* table
+/// only because `digit + plus < 256`) can take this type instead of a bare cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RangeChecked {
+    cell: AssignedValue,
+    bits: u32,
+}
+
+impl RangeChecked {
+    /// A cell the caller's layout has proven `< 2^bits` (range rows of at most `bits` bits).
+    pub(crate) fn proven(cell: AssignedValue, bits: u32) -> Self {
+        Self { cell, bits }
+    }
+
+    /// A bare cell claimed `< 2^bits` without any check: the adversary tests use it to show
+    /// what the bound protects. Never for circuit code.
+    #[cfg(feature = "adversary")]
+    #[doc(hidden)]
+    pub fn unchecked_for_tests(cell: AssignedValue, bits: u32) -> Self {
+        Self { cell, bits }
+    }
+
+    pub fn cell(&self) -> &AssignedValue {
+        &self.cell
+    }
+
+    /// The proven bound: the cell is `< 2^bits`.
+    pub fn bits(&self) -> u32 {
+        self.bits
+    }
+}
+
 use ff::Field;
 
 /// Range checks over the lookup table described by [`LayoutParams`].
@@ -204,6 +238,11 @@ impl RangeChip {
         self.range_rows(b, &fe_to_big(&value), bits, l, 0).x
     }
 
+    /// [`Self::load_checked`] as a [`RangeChecked`] cell.
+    pub fn load_range_checked(&self, b: &mut Builder, value: Native, bits: u32) -> RangeChecked {
+        RangeChecked::proven(self.load_checked(b, value, bits), bits)
+    }
+
     /// Constrains the existing cell `x` to `[0, 2^bits)` (`bits ≤ 252`).
     pub fn range_check(&self, b: &mut Builder, x: &AssignedValue, bits: u32) {
         let y = self.load_checked(b, x.value, bits);
@@ -248,8 +287,11 @@ impl RangeChip {
         AssignedBit(x2)
     }
 
-    /// One lin row: `out = α·x0 + β·x1 + μ·x0·x1 + γ`, with copies of the given inputs (a
-    /// missing input is an unassigned zero cell). Returns the output cell.
+    /// One lin row: `out = α·x0 + β·x1 + μ·x0·x1 + γ`, with copies of the given inputs. A
+    /// missing input is 0: where its coefficient is non-zero (`α` or `μ` for `x0`, `β` or `μ`
+    /// for `x1`) the gate reads it, so it is a copy of the constant-0 cell (never an unassigned
+    /// cell, which the prover could fill); otherwise it is not read and stays empty. Returns
+    /// the output cell.
     #[allow(clippy::too_many_arguments)]
     pub fn lin(
         &self,
@@ -261,8 +303,20 @@ impl RangeChip {
         mu: Native,
         gamma: Native,
     ) -> AssignedValue {
+        let zero = Native::ZERO;
+        let read0 = x0.is_none() && (alpha != zero || mu != zero);
+        let read1 = x1.is_none() && (beta != zero || mu != zero);
+        let pin = (read0 || read1).then(|| b.constant(zero));
         let row = b.new_rows(1);
         b.enable(GateKind::Lin, row);
+        if let Some(z) = pin {
+            if read0 {
+                b.copy_of(&z, row, 0);
+            }
+            if read1 {
+                b.copy_of(&z, row, 1);
+            }
+        }
         let v0 = x0.map_or(Native::ZERO, |x| x.value);
         let v1 = x1.map_or(Native::ZERO, |x| x.value);
         for (f, v) in [

@@ -14,4 +14,4 @@
 mod chip;
 pub mod gates;
 
-pub use chip::{AssignedBit, RangeChip};
+pub use chip::{AssignedBit, RangeChecked, RangeChip};
