@@ -3,7 +3,7 @@
 //! `cargo bench --bench params [-- K ...]` (default: 16 18 20). Each k is generated once
 //! (seconds to minutes; criterion's repetitions would take too long at k = 20); halo2's setup
 //! is timed for k ≤ 17 only (it takes 36 s at k = 17 and 293 s at k = 20 on the project's
-//! 2-core machine, HALO2-AXIOM-NOTES.md). Both produce byte-identical parameters (unit test
+//! 2-core machine, measured once by hand). Both produce byte-identical parameters (unit test
 //! `fast_setup_equals_halo2_setup`).
 
 use std::time::Instant;

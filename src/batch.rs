@@ -1,4 +1,4 @@
-//! The batch file (DESIGN §4) and its validation.
+//! The batch file (format in the README, *Batch file*) and its validation.
 //!
 //! A batch file is JSON:
 //!

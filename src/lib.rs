@@ -5,10 +5,14 @@
 //! - [`batch`]: the batch file format and its validation;
 //! - [`demo`]: deterministic demo batches;
 //! - [`calldata`]: the rollup cost model;
-//! - [`compare`]: the naive vs batch comparison bench's measurements and writers.
+//! - [`prover`]: parameters, keys, proofs and the API a sequencer uses;
+//! - `compare` (feature `reports`, for the benches): the naive vs batch comparison bench's
+//!   measurements and writers. The progress bars of the command-line tools are behind the
+//!   default feature `cli`.
 
 pub mod batch;
 pub mod calldata;
+#[cfg(feature = "reports")]
 pub mod compare;
 pub mod demo;
 pub mod fsutil;

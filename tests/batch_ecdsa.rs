@@ -89,7 +89,8 @@ fn single_equation_holds(it: &BatchItem) -> bool {
     bool::from(batch_residual(std::slice::from_ref(it), Fq::ONE).is_identity())
 }
 
-/// PEERS §3 "one victim plus one own signature", for a t₀ known before signing.
+/// The known-coefficient forgery ("one victim plus one own signature"), for a t₀ known
+/// before signing.
 ///
 /// Victim key `Q_v` (secret unknown to the forger), attacker key `Q_a = d_a·G`. Victim item at
 /// position 0 (weight 1): `R_v = a·G + e·Q_v`, `r_v = x(R_v)`, `s_v = r_v/e`, so `v_v = e` and

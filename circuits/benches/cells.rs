@@ -5,7 +5,7 @@
 //! The same operations in halo2-ecc: `benches/halo2-ecc-cells` (separate crate).
 
 use batch_ecdsa_circuits::ecc::EccChip;
-use batch_ecdsa_circuits::ecc::{odd_windows, odd_windows_short, AccPoint};
+use batch_ecdsa_circuits::ecc::{odd_windows, odd_windows_short, AccPoint, WINDOW};
 use batch_ecdsa_circuits::field::{FieldChip, FieldValue, Overflowing, Proper, Relation};
 use batch_ecdsa_circuits::layout::{Builder, LayoutParams, LayoutStats, Native, MAIN_COLS};
 use batch_ecdsa_circuits::range::RangeChip;
@@ -59,8 +59,8 @@ fn main() {
             &Relation::product(&x, &y)
                 .minus(&m)
                 .plus_product(-1, &y, &x, Some(m.crt()))
-                .lin(1, &x)
-                .lin(-1, &y)
+                .plus_term(1, &x)
+                .plus_term(-1, &y)
                 .remainder(),
         )
     );
@@ -202,7 +202,7 @@ fn ecc_rows(l: u32) {
         let table = measure!(
             b,
             "window table (2e-15)P, 16 entries".into(),
-            e.odd_table(b, &pacc)
+            e.odd_table(b, &pacc, WINDOW)
         );
         let lt = measure!(
             b,
@@ -212,12 +212,12 @@ fn ecc_rows(l: u32) {
         measure!(
             b,
             "constant window table of G (once per circuit)".into(),
-            e.constant_odd_table(b, g)
+            e.constant_odd_table(b, g, WINDOW)
         );
         let wins = measure!(
             b,
             "scalar -> 65 signed odd windows (recoding)".into(),
-            odd_windows(&e.fq, b, &k)
+            odd_windows(&e.fq, b, &k, WINDOW)
         );
         let lo = e.fq.range.load_witness(b, Native::from(12345u64));
         measure!(
@@ -245,7 +245,7 @@ fn ecc_rows(l: u32) {
             .collect();
         let k0: Proper<Fq> = e.fq.load_reduced(&mut b, Fq::random(&mut rng)).into();
         let before = b.stats();
-        e.msm(&mut b, &pts, &ks, Some(&k0));
+        e.msm(&mut b, &pts, &ks, Some(&k0), WINDOW);
         let st = b.stats() - before;
         let per = LayoutStats {
             advice_cells: st.advice_cells / nb,

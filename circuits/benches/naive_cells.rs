@@ -90,7 +90,7 @@ fn main() {
     let v = measure!("v = r / s", scalar::div(&ecc.fq, &mut b, r.value(), &s));
     let p = measure!(
         "msm: u*G + v*Q (one Straus chain, w = 5)",
-        ecc.msm_w(
+        ecc.msm(
             &mut b,
             std::slice::from_ref(&q),
             std::slice::from_ref(&v),

@@ -1,7 +1,7 @@
 //! The configuration that every circuit built on these chips uses: one column group per phase,
 //! the shared `(tag, value)` range table, and the gates of the range and field layers.
 
-use halo2_proofs::circuit::{Layouter, SimpleFloorPlanner};
+use halo2_proofs::circuit::Layouter;
 use std::collections::HashMap;
 
 use halo2_proofs::circuit::{Cell, Value};
@@ -39,7 +39,7 @@ pub struct CircuitConfig {
 
 impl CircuitConfig {
     /// Configures `params.phases` column groups with the range and field gates; the mul gate of
-    /// `moduli[i]` has the relation gates `GateKind::Rel(i)`, `GateKind::RelV(i)`.
+    /// `moduli[i]` has the relation gates `GateKind::Relation(i)`, `GateKind::RelationFactor(i)`.
     pub fn configure(
         meta: &mut ConstraintSystem<Native>,
         params: LayoutParams,
@@ -160,24 +160,16 @@ impl CircuitConfig {
         if !plain {
             return Err(Error::Synthesis);
         }
-        let tamper = b.tamper();
         layouter.assign_region(
             || "phase 0 commit",
             |mut region| {
-                for (i, (c, v)) in b.advice_cells().iter().enumerate() {
-                    #[allow(unused_mut)]
-                    let mut v = match tamper {
-                        Some((ti, d)) if ti == i => *v + d,
-                        _ => *v,
-                    };
-                    #[cfg(feature = "adversary")]
-                    if let Some(x) = crate::layout::adversary::cell_override(c) {
-                        v = x;
-                    }
-                    let a = region.assign_advice(col, local_row(c.row) as usize, Value::known(v));
+                for (c, v) in b.advice_cells() {
+                    #[cfg(feature = "testing")]
+                    let v = &crate::layout::adversary::cell_override(c).unwrap_or(*v);
+                    let a = region.assign_advice(col, local_row(c.row) as usize, Value::known(*v));
                     cells.insert(*c, a.cell());
                 }
-                #[cfg(feature = "adversary")]
+                #[cfg(feature = "testing")]
                 for (c, v) in crate::layout::adversary::phase_overrides(0) {
                     if !cells.contains_key(&c) && c.col == 0 && lane_of(c.row) == 0 {
                         region.assign_advice(col, local_row(c.row) as usize, Value::known(v));
@@ -242,63 +234,29 @@ fn configure_challenge_gate(
     });
 }
 
-/// A circuit whose whole witness is produced by a closure appending to a first-phase builder:
-/// the harness of the chip tests, the mutation tests and the cell benches.
-#[derive(Clone)]
-pub struct BuilderCircuit {
-    pub params: LayoutParams,
-    pub build: std::sync::Arc<dyn Fn(&mut Builder) + Send + Sync>,
-    pub tamper: Option<(usize, Native)>,
+/// A fresh constraint system configured by the circuit type `C` for `params`, and the chip
+/// configuration inside `C`'s configuration (`base`).
+pub fn configured<C: Circuit<Native, Params = LayoutParams>>(
+    params: &LayoutParams,
+    base: impl FnOnce(C::Config) -> CircuitConfig,
+) -> (ConstraintSystem<Native>, CircuitConfig) {
+    let mut cs = ConstraintSystem::default();
+    let config = C::configure_with_params(&mut cs, params.clone());
+    (cs, base(config))
 }
 
-impl BuilderCircuit {
-    pub fn new(params: LayoutParams, build: impl Fn(&mut Builder) + Send + Sync + 'static) -> Self {
-        Self {
-            params,
-            build: std::sync::Arc::new(build),
-            tamper: None,
-        }
-    }
-
-    /// Runs the closure on a fresh builder (with the tamper hook set).
-    pub fn builder(&self) -> Builder {
-        let mut b = Builder::new(0, self.params.clone());
-        b.set_tamper(self.tamper);
-        (self.build)(&mut b);
-        b
-    }
-}
-
-impl Circuit<Native> for BuilderCircuit {
-    type Config = CircuitConfig;
-    type FloorPlanner = SimpleFloorPlanner;
-    type Params = LayoutParams;
-
-    fn without_witnesses(&self) -> Self {
-        self.clone()
-    }
-
-    fn params(&self) -> LayoutParams {
-        self.params.clone()
-    }
-
-    fn configure_with_params(
-        meta: &mut ConstraintSystem<Native>,
-        params: LayoutParams,
-    ) -> CircuitConfig {
-        CircuitConfig::configure_secp256k1(meta, params)
-    }
-
-    fn configure(meta: &mut ConstraintSystem<Native>) -> CircuitConfig {
-        CircuitConfig::configure_secp256k1(meta, LayoutParams::default())
-    }
-
-    fn synthesize(
-        &self,
-        config: CircuitConfig,
-        mut layouter: impl Layouter<Native>,
-    ) -> Result<(), Error> {
-        let b = self.builder();
-        config.assign_single_phase(&mut layouter, &b)
-    }
+/// What the harnesses need of a circuit built on these chips — the footprint check, the
+/// mutation tests, the cell counts: its configured constraint system and chip configuration,
+/// its builders (one per phase) and its instance column. Both ECDSA circuits implement it, so
+/// one harness serves both.
+pub trait LaidOutCircuit {
+    /// A fresh constraint system configured as this circuit configures it, and the chip
+    /// configuration inside it.
+    fn configured(&self) -> (ConstraintSystem<Native>, CircuitConfig);
+    /// The builders of every phase, in phase order. A later phase is built with the challenge
+    /// values the last synthesis saw where the circuit records them (feature `testing`), else
+    /// with 1: the layout does not depend on them.
+    fn layout_builders(&self) -> Vec<Builder>;
+    /// The values of the instance column (empty if the circuit has none).
+    fn instance_values(&self) -> Vec<Native>;
 }

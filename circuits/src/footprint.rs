@@ -42,7 +42,7 @@ use std::fmt;
 use ff::Field;
 use halo2_proofs::plonk::{ConstraintSystem, Expression};
 
-use crate::config::CircuitConfig;
+use crate::config::{CircuitConfig, LaidOutCircuit};
 use crate::layout::{lane_of, local_row, Builder, CellRef, GroupConfig, Native, LANE_SHIFT};
 
 /// Most violations a report keeps (the count is always exact).
@@ -306,6 +306,14 @@ fn group_homes(groups: &[GroupConfig]) -> HashMap<usize, AdviceHome> {
         }
     }
     homes
+}
+
+/// [`check_footprint`] of a whole circuit: its configured constraint system and its builders.
+pub fn check_circuit(circuit: &impl LaidOutCircuit) -> FootprintReport {
+    let (cs, config) = circuit.configured();
+    let builders = circuit.layout_builders();
+    let refs: Vec<&Builder> = builders.iter().collect();
+    check_footprint(&cs, &config, &refs)
 }
 
 /// Checks the layout of `builders` (one per phase, each assigned into `config` as the

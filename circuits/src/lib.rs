@@ -12,4 +12,5 @@ pub mod field;
 pub mod footprint;
 pub mod layout;
 pub mod range;
+#[cfg(feature = "testing")]
 pub mod test_utils;

@@ -20,7 +20,6 @@ mod common;
 use std::sync::Arc;
 
 use batch_ecdsa_circuits::bigint::{big_to_fe, fe_to_big, modulus};
-use batch_ecdsa_circuits::config::BuilderCircuit;
 use batch_ecdsa_circuits::ecc::EccChip;
 use batch_ecdsa_circuits::ecdsa::batch::{BatchEcdsaCircuit, DEFAULT_BATCH_WINDOW};
 use batch_ecdsa_circuits::ecdsa::naive::NaiveEcdsaCircuit;
@@ -29,6 +28,7 @@ use batch_ecdsa_circuits::field::adversary::{with_relation_adversary, RelationHo
 use batch_ecdsa_circuits::field::{NewValue, Relation};
 use batch_ecdsa_circuits::layout::adversary::{with_adversary, Adversary};
 use batch_ecdsa_circuits::layout::Native;
+use batch_ecdsa_circuits::test_utils::BuilderCircuit;
 use batch_ecdsa_circuits::test_utils::Mutable;
 use common::*;
 use ff::Field;
@@ -76,7 +76,7 @@ fn attack<R>(hook: RelationHook, unpinned: bool, f: impl FnOnce() -> R) -> R {
 }
 
 fn value(x: Option<&batch_ecdsa_circuits::field::CrtInt>) -> Option<BigUint> {
-    x.map(|c| c.value.clone())
+    x.map(|c| c.value().clone())
 }
 
 /// Both layouts under `hook`: the unpinned one accepts, the pinned one is rejected by its

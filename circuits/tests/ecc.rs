@@ -2,13 +2,13 @@
 
 mod common;
 
-use batch_ecdsa_circuits::config::BuilderCircuit;
-use batch_ecdsa_circuits::ecc::{odd_digit, AccPoint, EccChip};
+use batch_ecdsa_circuits::ecc::{odd_digit, AccPoint, EccChip, WINDOW};
 use batch_ecdsa_circuits::field::FieldChip;
 use batch_ecdsa_circuits::field::Proper;
 use batch_ecdsa_circuits::layout::{Builder, LayoutParams};
 use batch_ecdsa_circuits::range::RangeChip;
 use batch_ecdsa_circuits::test_utils::mock_verify;
+use batch_ecdsa_circuits::test_utils::BuilderCircuit;
 use ff::Field;
 use group::{Curve, Group};
 use halo2curves::secp256k1::{Fq, Secp256k1, Secp256k1Affine};
@@ -110,9 +110,9 @@ fn odd_table_entries() {
     ok(move |b| {
         let e = chip(b);
         let pa: AccPoint = e.load_point(b, p).into();
-        let t = e.odd_table(b, &pa);
+        let t = e.odd_table(b, &pa, WINDOW);
         for (i, entry) in t.into_iter().enumerate() {
-            let d = odd_digit(i);
+            let d = odd_digit(i, WINDOW);
             let m = Fq::from(d.unsigned_abs());
             let want = if d < 0 { -(p * m) } else { p * m }.to_affine();
             assert_eq!(entry.value(), want, "entry {i}");
@@ -167,7 +167,7 @@ fn msm_with_g_matches_native() {
             e.fq.load_reduced(b, k2).into(),
         ];
         let g = e.fq.load_reduced(b, k0).into();
-        let r = e.msm(b, &pts, &ks, Some(&g));
+        let r = e.msm(b, &pts, &ks, Some(&g), WINDOW);
         let want = (p * k1 + q * k2 + Secp256k1::generator() * k0).to_affine();
         let want = e.constant_point(b, want);
         e.assert_equal(b, &r, &want);
@@ -213,7 +213,13 @@ fn scalar_mul_edge_scalars() {
             let k1a: Proper<Fq> = e.fq.load_reduced(b, k1).into();
             for k in &chunk {
                 let ka: Proper<Fq> = e.fq.load_reduced(b, *k).into();
-                let r = e.msm(b, &[pa.clone(), qa.clone()], &[ka, k1a.clone()], None);
+                let r = e.msm(
+                    b,
+                    &[pa.clone(), qa.clone()],
+                    &[ka, k1a.clone()],
+                    None,
+                    WINDOW,
+                );
                 let want = e.constant_point(b, (p * k + q * k1).to_affine());
                 e.assert_equal(b, &r, &want);
             }
@@ -241,7 +247,7 @@ fn fixed_base_mul_edge_scalars() {
 #[test]
 fn odd_recoding_represents_the_scalar() {
     use batch_ecdsa_circuits::bigint::modulus;
-    use batch_ecdsa_circuits::ecc::{full_windows, odd_windows_w, windows_value, WINDOWS};
+    use batch_ecdsa_circuits::ecc::{full_windows, odd_windows, windows_value, WINDOWS};
     use num_bigint::{BigInt, BigUint};
     let n = modulus::<Fq>();
     let mut ks: Vec<BigUint> = edge_scalars()
@@ -257,7 +263,7 @@ fn odd_recoding_represents_the_scalar() {
         for w in WINDOWS {
             for k in &ks {
                 let ka = e.fq.load_uint(b, k).expect("fits");
-                let ws = odd_windows_w(&e.fq, b, &ka, w);
+                let ws = odd_windows(&e.fq, b, &ka, w);
                 assert_eq!(ws.len(), full_windows(w));
                 let v = windows_value(&ws);
                 let kb = BigInt::from(k.clone());
@@ -287,11 +293,11 @@ fn msm_zero_scalar_g_only_and_repeated_point() {
             e.fq.load_reduced(b, k1).into(),
             e.fq.load_reduced(b, k1).into(),
         ];
-        let r = e.msm(b, &pts, &ks, None);
+        let r = e.msm(b, &pts, &ks, None, WINDOW);
         let want = e.constant_point(b, (q * k1 + p * k1).to_affine());
         e.assert_equal(b, &r, &want);
         let g0 = e.fq.load_reduced(b, k0).into();
-        let r = e.msm(b, &[], &[], Some(&g0));
+        let r = e.msm(b, &[], &[], Some(&g0), WINDOW);
         let want = e.constant_point(b, (g * k0).to_affine());
         e.assert_equal(b, &r, &want);
     });
@@ -341,18 +347,18 @@ fn msm_tables_mixed_windows_and_short_scalar() {
         let e = chip(b);
         let pt: AccPoint = e.load_point(b, p).into();
         let qt: AccPoint = e.load_point(b, q).into();
-        let tp = e.odd_table(b, &pt);
+        let tp = e.odd_table(b, &pt, WINDOW);
         let tp = e.load_lookup_table(b, tp);
-        let tq = e.odd_table(b, &qt);
+        let tq = e.odd_table(b, &qt, WINDOW);
         let tq = e.load_lookup_table(b, tq);
-        let tg = e.constant_odd_table(b, Secp256k1Affine::generator());
+        let tg = e.constant_odd_table(b, Secp256k1Affine::generator(), WINDOW);
         let ka = e.fq.load_reduced(b, k1).into();
         let la = e.fq.range.load_witness(b, Native::from_u128(lo));
         let ga = e.fq.load_reduced(b, k0).into();
-        let wp = odd_windows(&e.fq, b, &ka);
+        let wp = odd_windows(&e.fq, b, &ka, WINDOW);
         let wq = odd_windows_short(&e.fq, b, &la, 127);
         assert_eq!(wq.len(), 32);
-        let wg = odd_windows(&e.fq, b, &ga);
+        let wg = odd_windows(&e.fq, b, &ga, WINDOW);
         let (acc, off) = e.msm_tables(b, &[(&tp, &wp), (&tq, &wq), (&tg, &wg)]);
         let z = Fq::from_u128(lo) * Fq::from(2) + Fq::ONE;
         let want = p * k1 + q * z + Secp256k1::generator() * k0 + off;
@@ -381,16 +387,16 @@ fn ok_w35(build: impl Fn(&mut Builder) + Send + Sync + 'static) {
 /// The window tables at w = 3 and 5 hold `(2e − (2^w − 1))·P` for `e < 2^w`.
 #[test]
 fn odd_tables_w3_w5_entries() {
-    use batch_ecdsa_circuits::ecc::odd_digit_w;
+    use batch_ecdsa_circuits::ecc::odd_digit;
     let p = rnd_point(28);
     ok_w35(move |b| {
         let e = chip(b);
         let pa: AccPoint = e.load_point(b, p).into();
         for w in [3u32, 5] {
-            let t = e.odd_table_w(b, &pa, w);
+            let t = e.odd_table(b, &pa, w);
             assert_eq!(t.len(), 1 << w);
             for (i, entry) in t.into_iter().enumerate() {
-                let d = odd_digit_w(i, w);
+                let d = odd_digit(i, w);
                 let m = Fq::from(d.unsigned_abs());
                 let want = if d < 0 { -(p * m) } else { p * m }.to_affine();
                 assert_eq!(entry.value(), want, "w = {w}, entry {i}");
@@ -423,7 +429,7 @@ fn msm_w3_w5_with_g_matches_native() {
         let g: Proper<Fq> = e.fq.load_reduced(b, k0).into();
         let want = (p * k1 + q * k2 + Secp256k1::generator() * k0).to_affine();
         for w in [3u32, 5] {
-            let r = e.msm_w(b, &pts, &ks, Some(&g), w);
+            let r = e.msm(b, &pts, &ks, Some(&g), w);
             let want = e.constant_point(b, want);
             e.assert_equal(b, &r, &want);
         }

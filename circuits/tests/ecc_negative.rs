@@ -6,12 +6,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use batch_ecdsa_circuits::bigint::{fe_to_big, modulus};
-use batch_ecdsa_circuits::config::BuilderCircuit;
-use batch_ecdsa_circuits::ecc::{odd_windows, odd_windows_short, AccPoint, AddWitness, EccChip};
+use batch_ecdsa_circuits::ecc::{
+    odd_windows, odd_windows_short, AccPoint, AddWitness, EccChip, WINDOW,
+};
 use batch_ecdsa_circuits::field::{FieldChip, Proper};
 use batch_ecdsa_circuits::layout::{Builder, LayoutParams, Native};
 use batch_ecdsa_circuits::range::RangeChip;
-use batch_ecdsa_circuits::test_utils::{mock_verify, mutation_test};
+use batch_ecdsa_circuits::test_utils::BuilderCircuit;
+use batch_ecdsa_circuits::test_utils::{mock_verify, mutation_test, Mutable};
 use ff::Field;
 use group::{Curve, Group};
 use halo2curves::secp256k1::{Fp, Fq, Secp256k1, Secp256k1Affine};
@@ -183,7 +185,7 @@ fn add_of_equal_or_opposite_points_is_unsatisfiable() {
     for w in [Native::ONE, Native::from(12345u64), -Native::ONE] {
         let w_index = Arc::new(AtomicUsize::new(0));
         let wi = w_index.clone();
-        let mut c = BuilderCircuit::new(params(), move |b| {
+        let c = BuilderCircuit::new(params(), move |b| {
             let e = chip(b);
             let pa: AccPoint = e.load_point(b, p).into();
             let pb: AccPoint = e.load_point(b, p).into();
@@ -204,8 +206,8 @@ fn add_of_equal_or_opposite_points_is_unsatisfiable() {
         });
         let k = k_of(&c);
         let idx = w_index.load(Ordering::SeqCst);
-        c.tamper = Some((idx, w));
-        assert!(mock_verify(k, &c).is_err(), "P + P with W = {w:?}");
+        let t = c.tampered(idx, w);
+        assert!(mock_verify(k, &t).is_err(), "P + P with W = {w:?}");
     }
     // A forged doubling is rejected too.
     fails("double with forged result", move |b| {
@@ -291,11 +293,11 @@ fn mutation_small_ecc_circuit() {
         let n = e.neg(b, &d);
         let bit = e.fp.range.load_bit(b, true);
         let sel = e.select(b, &bit, &n, &pa);
-        let table = e.odd_table(b, &sel.clone().into());
+        let table = e.odd_table(b, &sel.clone().into(), WINDOW);
         let lt = e.load_lookup_table(b, table);
-        let gt = e.constant_odd_table(b, Secp256k1Affine::generator());
+        let gt = e.constant_odd_table(b, Secp256k1Affine::generator(), WINDOW);
         let ka: Proper<Fq> = e.fq.load_reduced(b, k).into();
-        let wins = odd_windows(&e.fq, b, &ka);
+        let wins = odd_windows(&e.fq, b, &ka, WINDOW);
         let lo = e.fq.range.load_witness(b, Native::from(0x35u64));
         let short = odd_windows_short(&e.fq, b, &lo, 7);
         let t1 = e.select_lookup(b, &lt, &wins[3].digit, 0);
@@ -323,8 +325,8 @@ fn lookup_selection_rejects_wrong_entry_and_wrong_table() {
             let e = chip(b);
             let pa: AccPoint = e.load_point(b, p).into();
             let qa: AccPoint = e.load_point(b, q).into();
-            let ta = e.odd_table(b, &pa);
-            let tq = e.odd_table(b, &qa);
+            let ta = e.odd_table(b, &pa, WINDOW);
+            let tq = e.odd_table(b, &qa, WINDOW);
             let la = e.load_lookup_table(b, ta);
             let lq = e.load_lookup_table(b, tq);
             let lo = e.fq.range.load_witness(b, Native::from(0b0101_0010u64));
@@ -368,7 +370,7 @@ fn mutation_of_the_recodings_all_caught() {
     let circuit = BuilderCircuit::new(small, move |b| {
         let e = chip(b);
         let ka: Proper<Fq> = e.fq.load_reduced(b, k).into();
-        odd_windows(&e.fq, b, &ka);
+        odd_windows(&e.fq, b, &ka, WINDOW);
         let lo = e.fq.range.load_witness(b, Native::from(0x6d_u64));
         odd_windows_short(&e.fq, b, &lo, 7);
     });
@@ -384,7 +386,7 @@ fn mutation_of_the_recodings_all_caught() {
 /// `k + n`) and an odd one.
 #[test]
 fn mutation_of_the_w3_w5_recodings_all_caught() {
-    use batch_ecdsa_circuits::ecc::odd_windows_w;
+    use batch_ecdsa_circuits::ecc::odd_windows;
     for (w, k) in [
         (3u32, Fq::from(0x1234_5678u64) * Fq::from(2u64)),
         (5, -Fq::from(3u64)),
@@ -396,7 +398,7 @@ fn mutation_of_the_w3_w5_recodings_all_caught() {
         let circuit = BuilderCircuit::new(small, move |b| {
             let e = chip(b);
             let ka: Proper<Fq> = e.fq.load_reduced(b, k).into();
-            odd_windows_w(&e.fq, b, &ka, w);
+            odd_windows(&e.fq, b, &ka, w);
         });
         let kk = k_of(&circuit);
         let rep = mutation_test(kk, &circuit, 300, 13 + w as u64);
@@ -415,7 +417,7 @@ fn w5_lookup_selection_rejects_wrong_entry_and_index_past_the_table() {
         move |b: &mut Builder| {
             let e = chip(b);
             let pa: AccPoint = e.load_point(b, p).into();
-            let t = e.odd_table_w(b, &pa, 5);
+            let t = e.odd_table(b, &pa, 5);
             let lt = e.load_lookup_table(b, t);
             let d = e.fq.range.load_range_checked(b, Native::from(digit), 5);
             let s = e.select_lookup_pick(b, &lt, &d, plus, pick);

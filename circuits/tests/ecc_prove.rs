@@ -7,12 +7,12 @@
 
 mod common;
 
-use batch_ecdsa_circuits::config::BuilderCircuit;
-use batch_ecdsa_circuits::ecc::{odd_windows_short, AccPoint, EccChip};
+use batch_ecdsa_circuits::ecc::{odd_windows_short, AccPoint, EccChip, WINDOW};
 use batch_ecdsa_circuits::field::FieldChip;
 use batch_ecdsa_circuits::layout::{Builder, LayoutParams, Native};
 use batch_ecdsa_circuits::range::RangeChip;
 use batch_ecdsa_circuits::test_utils::mock_verify;
+use batch_ecdsa_circuits::test_utils::BuilderCircuit;
 use ff::Field;
 use group::Curve;
 use halo2curves::secp256k1::{Fq, Secp256k1, Secp256k1Affine};
@@ -30,9 +30,9 @@ fn circuit(p: Secp256k1Affine, want: Secp256k1Affine) -> BuilderCircuit {
         let r = RangeChip::new(b.params.clone());
         let e = EccChip::new(FieldChip::new(r.clone(), 0), FieldChip::new(r, 1));
         let pa: AccPoint = e.load_point(b, p).into();
-        let table = e.odd_table(b, &pa);
+        let table = e.odd_table(b, &pa, WINDOW);
         let lt = e.load_lookup_table(b, table);
-        let gt = e.constant_odd_table(b, Secp256k1Affine::generator());
+        let gt = e.constant_odd_table(b, Secp256k1Affine::generator(), WINDOW);
         let lo = e.fq.range.load_witness(b, Native::from(0b101_0110u64));
         let wins = odd_windows_short(&e.fq, b, &lo, 7);
         let s1 = e.select_lookup(b, &lt, &wins[0].digit, wins[0].plus);

@@ -5,10 +5,10 @@ mod common;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use batch_ecdsa_circuits::bigint::{fe_to_big, modulus};
-use batch_ecdsa_circuits::config::BuilderCircuit;
 use batch_ecdsa_circuits::field::{FieldChip, FieldValue};
 use batch_ecdsa_circuits::layout::{Builder, Native};
-use batch_ecdsa_circuits::test_utils::{mock_verify, mutation_test};
+use batch_ecdsa_circuits::test_utils::BuilderCircuit;
+use batch_ecdsa_circuits::test_utils::{mock_verify, mutation_test, Mutable};
 use common::*;
 use ff::{Field, PrimeField};
 use halo2curves::secp256k1::{Fp, Fq};
@@ -164,8 +164,8 @@ fn mutation_relation_blocks() {
                 &Relation::product(&a, &c)
                     .minus(&a)
                     .plus_product(-3, &c, &a, Some(c.crt()))
-                    .lin(2, &a)
-                    .lin(-1, &c)
+                    .plus_term(2, &a)
+                    .plus_term(-1, &c)
                     .constant(-7)
                     .remainder(),
             );
@@ -173,7 +173,7 @@ fn mutation_relation_blocks() {
                 b,
                 &Relation::factor_times(&a, Some(c.crt()))
                     .plus_product(1, &c, &c, None)
-                    .lin(-1, &a)
+                    .plus_term(-1, &a)
                     .distinct(),
             );
         }),
@@ -200,7 +200,7 @@ fn factor_block_rejects_a_zero_difference_also_through_another_representative() 
             chip.new_value(
                 b,
                 &Relation::factor_times(&a, Some(a2.crt()))
-                    .lin(-1, &a)
+                    .plus_term(-1, &a)
                     .distinct(),
             );
         });
@@ -244,8 +244,7 @@ fn tamper_each_kind_of_mul_cell() {
                 .position(|(cr, _)| cr.row == row && cr.col == col)
                 .unwrap_or_else(|| panic!("{name}: no cell at ({row}, {col})"));
             for delta in [Native::ONE, -Native::ONE, Native::from(1u64 << 40)] {
-                let mut t = c.clone();
-                t.tamper = Some((idx, delta));
+                let t = c.tampered(idx, delta);
                 assert!(
                     mock_verify(K, &t).is_err(),
                     "{name} (limb {limb}) tampered by {delta:?} was accepted"
@@ -424,8 +423,7 @@ fn tampered_inverse_witness_fails() {
             .iter()
             .position(|(cr, _)| cr.row == first + limb_row && cr.col == 0)
             .expect("inverse limb cell");
-        let mut t = c.clone();
-        t.tamper = Some((idx, Native::ONE));
+        let t = c.tampered(idx, Native::ONE);
         assert!(mock_verify(K, &t).is_err());
     }
 }

@@ -70,8 +70,8 @@ fn ops_case<P: PrimeField>(chip_of: fn(&Builder) -> FieldChip<P>, x: P, y: P) {
             &Relation::product(&a, &c)
                 .minus(&a)
                 .plus_product(-3, &c, &a, Some(c.crt()))
-                .lin(2, &a)
-                .lin(-1, &c)
+                .plus_term(2, &a)
+                .plus_term(-1, &c)
                 .constant(5)
                 .remainder(),
         );
@@ -249,7 +249,7 @@ fn lazy_bounds_of_sub_and_neg_stay_small() {
     let d = chip.sub(&mut b, &x, &y);
     let n = chip.neg(&mut b, &y);
     for v in [d.crt(), n.crt()] {
-        for m in &v.max_limbs {
+        for m in v.max_limbs() {
             assert!(m.bits() <= 91, "limb bound {} bits", m.bits());
         }
     }

@@ -123,7 +123,7 @@ fn footprint_mutation_finds_the_unpinned_holes() {
 fn a_broken_block_is_named_by_the_check() {
     let c = circuit(|b| {
         let row = b.new_rows(1);
-        b.enable(GateKind::Lin, row);
+        b.enable(GateKind::LinearRow, row);
         b.set_fixed(FixedCol::Alpha, row, Native::ONE);
         b.assign(row, 2, Native::ZERO);
         let dangling = b.new_rows(1);
@@ -150,13 +150,13 @@ fn a_broken_block_is_named_by_the_check() {
 }
 
 /// A lin row with a missing input whose coefficient is non-zero pins it to the constant 0
-/// (`RangeChip::lin`): the check passes and the row computes with 0.
+/// (`RangeChip::linear_row`): the check passes and the row computes with 0.
 #[test]
 fn lin_row_pins_a_missing_input_it_reads() {
     let c = circuit(|b| {
         let range = fp_chip(b).range;
         let x = range.load_witness(b, Native::from(5u64));
-        let out = range.lin(
+        let out = range.linear_row(
             b,
             None,
             Some(&x),

@@ -17,11 +17,11 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use batch_ecdsa_circuits::config::BuilderCircuit;
-use batch_ecdsa_circuits::ecc::{AccPoint, EccChip};
+use batch_ecdsa_circuits::ecc::{AccPoint, EccChip, WINDOW};
 use batch_ecdsa_circuits::layout::adversary::{with_adversary, Adversary};
 use batch_ecdsa_circuits::layout::{CellRef, Native};
 use batch_ecdsa_circuits::range::RangeChecked;
+use batch_ecdsa_circuits::test_utils::BuilderCircuit;
 use common::*;
 use ff::Field;
 use group::Curve;
@@ -60,8 +60,8 @@ fn build(checked: bool, rec: Arc<Mutex<Rec>>) -> BuilderCircuit {
         let e = EccChip::new(fp_chip(b), fq_chip(b));
         let pa: AccPoint = e.load_point(b, p).into();
         let qa: AccPoint = e.load_point(b, q).into();
-        let tp = e.odd_table(b, &pa);
-        let tq = e.odd_table(b, &qa);
+        let tp = e.odd_table(b, &pa, WINDOW);
+        let tq = e.odd_table(b, &qa, WINDOW);
         let lp = e.load_lookup_table(b, tp);
         let lq = e.load_lookup_table(b, tq);
         let (digit, digit_cells) = if checked {

@@ -1,5 +1,5 @@
 //! `prove [--batch FILE | --count B] [--circuit batch|naive] [--out FILE] [--json]`: prove a
-//! batch of signatures valid in one Halo2 proof (DESIGN §5).
+//! batch of signatures valid in one Halo2 proof (README, *Commands*).
 //!
 //! Steps: read the batch (or make the demo batch), check it natively (exit 1 naming every
 //! invalid signature; skipped with `--unchecked`), lay the circuit out, load or make the
@@ -32,7 +32,7 @@ const DEMO_COUNT: usize = 2;
 #[derive(Parser, Debug)]
 #[command(name = "prove", version)]
 struct Args {
-    /// The batch file (JSON, DESIGN §4); without it a demo batch is generated.
+    /// The batch file (JSON, format in the README, *Batch file*); without it a demo batch is generated.
     #[arg(long, conflicts_with = "count")]
     batch: Option<PathBuf>,
     /// Size of the demo batch.

@@ -1,5 +1,5 @@
 //! `verify --native --batch FILE`: check a batch natively.
-//! `verify --proof FILE [--batch FILE]`: check a proof file (DESIGN §5).
+//! `verify --proof FILE [--batch FILE]`: check a proof file (README, *Commands*).
 //!
 //! Exit codes: 0 valid; 1 invalid (a signature fails natively; the proof does not verify, was
 //! made for another circuit build, or its public inputs differ from the batch file's: each
@@ -26,7 +26,7 @@ struct Args {
     /// A proof file written by `prove`.
     #[arg(long)]
     proof: Option<PathBuf>,
-    /// The batch file (JSON, DESIGN §4): checked natively with --native; with --proof, its
+    /// The batch file (JSON, format in the README, *Batch file*): checked natively with --native; with --proof, its
     /// public inputs (hash, key) must be the proof's.
     #[arg(long)]
     batch: Option<PathBuf>,

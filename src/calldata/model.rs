@@ -41,13 +41,13 @@ pub const WEI_PER_GWEI: u128 = 1_000_000_000;
 pub const WEI_PER_ETH: u128 = 1_000_000_000_000_000_000;
 
 /// Default proof size: the 1,376-byte SHPLONK proof measured for a k=17, 20-advice-column
-/// halo2-axiom circuit (HALO2-AXIOM-NOTES.md), kept so the documented examples stay
+/// halo2-axiom toy circuit early in the project, kept so the documented examples stay
 /// reproducible; our batch circuit's proof is 4,896 bytes at B = 32 (`--proof-bytes 4896` or
 /// `--proof FILE`).
 pub const DEFAULT_PROOF_BYTES: u64 = 1_376;
 /// Default on-chain verification gas for a Halo2-KZG SHPLONK verifier: an **estimate**
-/// (two pairings ≈ 113k plus about one ecMul per commitment; PEERS.md §5 puts direct verifiers
-/// at "a few hundred k" to ~1M). Not measured for our circuit.
+/// (two pairings ≈ 113k plus about one ecMul per commitment; published direct Halo2
+/// verifiers cost "a few hundred k" to ~1M). Not measured for our circuit.
 pub const DEFAULT_VERIFICATION_GAS: u64 = 350_000;
 /// Default execution gas price, gwei (the 0xPARC seed example's figure).
 pub const DEFAULT_GAS_PRICE_GWEI: f64 = 30.0;

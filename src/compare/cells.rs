@@ -8,7 +8,7 @@
 //! `--naive-layout-max-b` its figures come from that model ([`naive_model`]), fitted to
 //! layouts of B = 1 and 2 at the same lookup bits, and are marked extrapolated.
 
-use batch_ecdsa_circuits::ecdsa::batch::{batch_params, choose_window, BatchEcdsaCircuit};
+use batch_ecdsa_circuits::ecdsa::batch::{batch_params, BatchEcdsaCircuit, DEFAULT_BATCH_WINDOW};
 use batch_ecdsa_circuits::ecdsa::naive::{NaiveEcdsaCircuit, DEFAULT_WINDOW};
 use batch_ecdsa_circuits::ecdsa::SignatureWitness;
 use batch_ecdsa_circuits::layout::{LayoutParams, Native};
@@ -55,16 +55,16 @@ pub struct Layout {
     pub params_min_k: u32,
 }
 
-fn params(kind: Kind, lookup_bits: u32, b: usize) -> LayoutParams {
+fn params(kind: Kind, lookup_bits: u32) -> LayoutParams {
     match kind {
         Kind::Naive => LayoutParams::new(lookup_bits),
-        Kind::Batch => batch_params(lookup_bits, choose_window(b)),
+        Kind::Batch => batch_params(lookup_bits, DEFAULT_BATCH_WINDOW),
     }
 }
 
 /// Lays `kind` out over `sigs` at lookup bits `lookup_bits`.
 pub fn layout(kind: Kind, sigs: &[SignatureWitness], lookup_bits: u32) -> Layout {
-    let p = params(kind, lookup_bits, sigs.len());
+    let p = params(kind, lookup_bits);
     let (advice_cells, lookup_cells, fixed_cells, rows) = match kind {
         Kind::Naive => {
             let c = NaiveEcdsaCircuit::new(p.clone(), sigs.to_vec(), DEFAULT_WINDOW);
@@ -78,7 +78,7 @@ pub fn layout(kind: Kind, sigs: &[SignatureWitness], lookup_bits: u32) -> Layout
             )
         }
         Kind::Batch => {
-            let w = choose_window(sigs.len());
+            let w = DEFAULT_BATCH_WINDOW;
             let c = BatchEcdsaCircuit::new(p.clone(), sigs.to_vec(), w);
             // The layout does not depend on the challenge value.
             let (b0, b1, _) = c.build(Native::ONE);
@@ -103,9 +103,9 @@ pub fn layout(kind: Kind, sigs: &[SignatureWitness], lookup_bits: u32) -> Layout
 
 /// Advice and fixed columns of `kind`'s configuration at these lookup bits (from halo2's
 /// constraint system, so exactly what keygen sees).
-pub fn columns(kind: Kind, lookup_bits: u32, b: usize) -> (usize, usize) {
+pub fn columns(kind: Kind, lookup_bits: u32) -> (usize, usize) {
     let mut cs = ConstraintSystem::<Native>::default();
-    let p = params(kind, lookup_bits, b);
+    let p = params(kind, lookup_bits);
     match kind {
         Kind::Naive => {
             NaiveEcdsaCircuit::configure_with_params(&mut cs, p);
@@ -199,7 +199,7 @@ pub fn fitted_cells(kind: Kind, sigs: &[SignatureWitness]) -> Result<Cells, Stri
     let two = demo_witnesses(2)?;
     let guess = guess_k(kind, sigs.len(), &two);
     let (k, l) = search_k(guess, |k| layout(kind, sigs, k - 1));
-    Ok(cells_of(kind, sigs.len(), k, l, false))
+    Ok(cells_of(kind, k, l, false))
 }
 
 /// The naive circuit's cells for `b` signatures from the linear model, at the smallest k the
@@ -224,11 +224,11 @@ pub fn extrapolated_naive_cells(b: usize) -> Result<Cells, String> {
     if let Some(e) = err {
         return Err(e);
     }
-    Ok(cells_of(Kind::Naive, b, k, l, true))
+    Ok(cells_of(Kind::Naive, k, l, true))
 }
 
-fn cells_of(kind: Kind, b: usize, k: u32, l: Layout, extrapolated: bool) -> Cells {
-    let (advice_columns, _) = columns(kind, k - 1, b);
+fn cells_of(kind: Kind, k: u32, l: Layout, extrapolated: bool) -> Cells {
+    let (advice_columns, _) = columns(kind, k - 1);
     Cells {
         k,
         lookup_bits: k - 1,

@@ -201,7 +201,7 @@ pub fn document(h: &Header, rows: &[Row]) -> String {
     out += &layout_table(rows);
     out += "\n## Peers (published figures, not measured here)\n\n\
             - halo2-ecc 0.5.5 `ecdsa_verify_no_pubkey_check` (measured on this project's \
-            machine, HALO2-AXIOM-NOTES.md): 520,159 advice + 79,492 lookup cells per \
+            machine, `benches/halo2-ecc-cells`): 520,159 advice + 79,492 lookup cells per \
             signature (its lookup cells are extra copies: 599,651 in all).\n\
             - circom-ecdsa (0xPARC, Groth16): 1,508,136 constraints per signature; 175 s \
             witness + 45 s proving.\n\

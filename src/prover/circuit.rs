@@ -13,7 +13,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use batch_ecdsa_circuits::ecdsa::batch::choose_window;
+use batch_ecdsa_circuits::ecdsa::batch::DEFAULT_BATCH_WINDOW;
 use batch_ecdsa_circuits::ecdsa::naive::DEFAULT_WINDOW;
 use batch_ecdsa_circuits::ecdsa::{BatchEcdsaCircuit, NaiveEcdsaCircuit, SignatureWitness};
 use batch_ecdsa_circuits::layout::{Builder, LayoutParams, Native};
@@ -146,17 +146,15 @@ pub fn witnesses_from_batch(
     }
 }
 
-/// The public inputs `(h, Q)` of each item, in order.
-pub fn public_inputs_of_items(items: &[BatchItem]) -> Vec<(Fq, Secp256k1Affine)> {
-    items.iter().map(|it| (it.h, it.q)).collect()
-}
-
-/// B valid placeholder witnesses (the demo batch of seed 0): any witnesses of the right size
-/// lay the circuit out the same way.
-pub fn placeholder_witnesses(b: usize) -> Result<Vec<SignatureWitness>, WitnessBuildError> {
-    let records = crate::demo::demo_batch(b, 0, &[]).map_err(|_| WitnessBuildError::Empty)?;
-    let file = BatchFile::from_records(&records).map_err(|_| WitnessBuildError::Empty)?;
-    witnesses_from_batch(&file, Policy::default(), false)
+/// B placeholder witnesses for laying a circuit out without a batch (keygen, verification):
+/// every one is `R = Q = G`, `s = h = 1` — on the curve, in range, **not** a valid signature
+/// (nothing is proven with them). The layout depends only on B, k and the window, never on
+/// the witness values, so any witnesses of the right size give the same circuit and keys.
+pub fn placeholder_witnesses(b: usize) -> Vec<SignatureWitness> {
+    let g = Secp256k1Affine::generator();
+    let w = SignatureWitness::new(g, Fq::ONE, Fq::ONE, g)
+        .expect("G is not the identity and 1 is not zero");
+    vec![w; b]
 }
 
 #[derive(Clone, Debug)]
@@ -178,7 +176,7 @@ impl AnyCircuit {
     pub fn fitted(kind: CircuitKind, witnesses: Vec<SignatureWitness>) -> Self {
         match kind {
             CircuitKind::Batch => {
-                let w = choose_window(witnesses.len());
+                let w = DEFAULT_BATCH_WINDOW;
                 let (c, k) = BatchEcdsaCircuit::fitted(witnesses, w);
                 Self {
                     k,
@@ -201,7 +199,7 @@ impl AnyCircuit {
         if b == 0 {
             return Err(WitnessBuildError::Empty);
         }
-        Ok(Self::fitted(kind, placeholder_witnesses(b)?))
+        Ok(Self::fitted(kind, placeholder_witnesses(b)))
     }
 
     /// The same layout (parameters, window, k) over other witnesses of the same count.

@@ -1,4 +1,4 @@
-//! The prover side (DESIGN §2, §5): KZG parameters, the circuit choice and its layout, keys
+//! The prover side (README, *How it works* and *Commands*): KZG parameters, the circuit choice and its layout, keys
 //! (cached), proofs and proof files, and the [`api`] a sequencer uses.
 //!
 //! Layers, each using only those above it in this list: [`params`] (the SRS), [`circuit`]
@@ -6,6 +6,7 @@
 //! cache), [`proof`] (create / verify, the proof file), [`api`] (`Prover`, `Verifier`).
 
 pub mod api;
+#[cfg(feature = "cli")]
 pub mod bars;
 pub mod circuit;
 pub mod keys;

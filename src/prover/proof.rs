@@ -1,6 +1,6 @@
 //! Proofs (SHPLONK multi-open KZG over BN254, Blake2b transcript) and the proof file.
 //!
-//! The proof file (DESIGN §5) is JSON:
+//! The proof file (README, *Commands*) is JSON:
 //!
 //! ```json
 //! { "version": 1, "circuit": "batch", "batch_size": 2, "k": 17, "window": 5,

@@ -33,8 +33,8 @@ mod point;
 mod table;
 
 pub use mul::{
-    assert_window, full_windows, odd_windows, odd_windows_short, odd_windows_w, offset_point,
-    windows_value, MsmTerm, ScalarWindow, WINDOW, WINDOWS,
+    assert_window, full_windows, odd_windows, odd_windows_short, offset_point, windows_value,
+    MsmTerm, ScalarWindow, WINDOW, WINDOWS,
 };
 pub use point::{AccPoint, AddWitness, AssignedPoint, EccChip};
-pub use table::{odd_digit, odd_digit_w, PointLookupTable};
+pub use table::{odd_digit, PointLookupTable};

@@ -20,7 +20,7 @@ use num_bigint::{BigInt, BigUint};
 use num_traits::One;
 
 use super::point::{AccPoint, AssignedPoint, EccChip};
-use super::table::{odd_digit_w, PointLookupTable};
+use super::table::{odd_digit, PointLookupTable};
 use crate::bigint::{fe_to_big, modulus, native, pow2};
 use crate::field::params::{to_limbs, LIMB_BITS, NUM_LIMBS};
 use crate::field::{FieldChip, FieldValue, Proper};
@@ -70,7 +70,7 @@ impl ScalarWindow {
 /// (tests, witnesses).
 pub fn windows_value(ws: &[ScalarWindow]) -> BigInt {
     ws.iter()
-        .map(|w| BigInt::from(odd_digit_w(w.index() as usize, w.window)) << w.offset)
+        .map(|w| BigInt::from(odd_digit(w.index() as usize, w.window)) << w.offset)
         .sum()
 }
 
@@ -88,7 +88,7 @@ pub fn offset_point() -> Secp256k1Affine {
     })
 }
 
-fn lin(
+fn linear_row(
     fq: &FieldChip<Fq>,
     b: &mut Builder,
     x0: Option<&AssignedValue>,
@@ -97,12 +97,8 @@ fn lin(
     beta: Native,
     gamma: Native,
 ) -> AssignedValue {
-    fq.range.lin(b, x0, x1, alpha, beta, Native::ZERO, gamma)
-}
-
-/// [`odd_windows_w`] at the default window 4 (65 windows).
-pub fn odd_windows(fq: &FieldChip<Fq>, b: &mut Builder, k: &Proper<Fq>) -> Vec<ScalarWindow> {
-    odd_windows_w(fq, b, k, WINDOW)
+    fq.range
+        .linear_row(b, x0, x1, alpha, beta, Native::ZERO, gamma)
 }
 
 /// Bit sizes of the three digit groups of a recoding at window `w`: each a multiple of `w`,
@@ -135,7 +131,7 @@ fn group_bits(w: u32) -> [u32; 3] {
 /// `Σ (2e_j − (W − 1))·W^j = 2E − M = k + β·n ≡ k (mod n)`. If β has the wrong parity,
 /// `k + β·n + M` is odd and no E exists: the honest β is forced. `E < 2^(wm)` holds for the
 /// honest E because `k + β·n < 2n + 1 ≤ 2^257 ≤ 2^(wm)`.
-pub fn odd_windows_w(
+pub fn odd_windows(
     fq: &FieldChip<Fq>,
     b: &mut Builder,
     k: &Proper<Fq>,
@@ -198,7 +194,7 @@ pub fn odd_windows_w(
         .filter(|x| x.bits() <= t_bits as u64)
         .unwrap_or_default();
     let t_cell = range.load_checked(b, native(&t), t_bits);
-    let u = lin(
+    let u = linear_row(
         fq,
         b,
         Some(&groups[0]),
@@ -207,7 +203,7 @@ pub fn odd_windows_w(
         -one,
         zero,
     );
-    let u = lin(
+    let u = linear_row(
         fq,
         b,
         Some(&u),
@@ -216,7 +212,7 @@ pub fn odd_windows_w(
         -native(&nl[0]),
         -native(&ml[0]),
     );
-    let u = lin(
+    let u = linear_row(
         fq,
         b,
         Some(&u),
@@ -228,7 +224,7 @@ pub fn odd_windows_w(
     let zero_cell = b.constant(zero);
     b.constrain_equal(&u, &zero_cell);
     // Natively: 2(E₀ + 2^g₀·E₁ + 2^(g₀+g₁)·E₂) − k̂ − β·n − M ≡ 0.
-    let w = lin(
+    let w = linear_row(
         fq,
         b,
         Some(&groups[0]),
@@ -237,7 +233,7 @@ pub fn odd_windows_w(
         pow2(starts[1] + 1),
         zero,
     );
-    let w = lin(
+    let w = linear_row(
         fq,
         b,
         Some(&w),
@@ -246,9 +242,9 @@ pub fn odd_windows_w(
         pow2(starts[2] + 1),
         zero,
     );
-    let w = lin(fq, b, Some(&w), Some(&kl[0]), one, -one, zero);
-    let w = lin(fq, b, Some(&w), Some(&kl[1]), one, -pow2(LIMB_BITS), zero);
-    let w = lin(
+    let w = linear_row(fq, b, Some(&w), Some(&kl[0]), one, -one, zero);
+    let w = linear_row(fq, b, Some(&w), Some(&kl[1]), one, -pow2(LIMB_BITS), zero);
+    let w = linear_row(
         fq,
         b,
         Some(&w),
@@ -257,7 +253,7 @@ pub fn odd_windows_w(
         -pow2(2 * LIMB_BITS),
         zero,
     );
-    let w = lin(
+    let w = linear_row(
         fq,
         b,
         Some(&w),
@@ -384,25 +380,13 @@ impl EccChip {
         (acc, off)
     }
 
-    /// `Σ kᵢ·Pᵢ (+ k₀·base)` for proper scalars at the default window:
-    /// [`Self::msm_with_base_w`] with w = 4.
-    pub fn msm_with_base(
-        &self,
-        b: &mut Builder,
-        points: &[AssignedPoint],
-        scalars: &[Proper<Fq>],
-        base: Option<(Secp256k1Affine, &Proper<Fq>)>,
-    ) -> AssignedPoint {
-        self.msm_with_base_w(b, points, scalars, base, WINDOW)
-    }
-
     /// `Σ kᵢ·Pᵢ (+ k₀·base)` for proper scalars at window `w` (3, 4 or 5; the builder's
     /// parameters need the w-bit table section): a window table per point, the cached
-    /// constant table of `base`, the signed-odd recodings ([`odd_windows_w`]),
+    /// constant table of `base`, the signed-odd recodings ([`odd_windows`]),
     /// [`Self::msm_tables`], and the constant offset removed by one addition; the result is
     /// proven canonical. The result must not be the identity (then the circuit is
     /// unsatisfiable), nor may a point be the identity (it cannot be represented).
-    pub fn msm_with_base_w(
+    pub fn msm_with_base(
         &self,
         b: &mut Builder,
         points: &[AssignedPoint],
@@ -415,8 +399,9 @@ impl EccChip {
         self.add_acc(b, &acc, &k.into()).finish(self, b)
     }
 
-    /// [`Self::msm`] at window `w` (see [`Self::msm_with_base_w`]).
-    pub fn msm_w(
+    /// `Σ kᵢ·Pᵢ (+ k₀·G)` at window `w`: [`Self::msm_with_base`] with the generator G as the
+    /// base.
+    pub fn msm(
         &self,
         b: &mut Builder,
         points: &[AssignedPoint],
@@ -425,33 +410,7 @@ impl EccChip {
         w: u32,
     ) -> AssignedPoint {
         let g = Secp256k1::generator().to_affine();
-        self.msm_with_base_w(b, points, scalars, g_scalar.map(|k| (g, k)), w)
-    }
-
-    /// [`Self::msm_with_base`] with the generator G as the base.
-    pub fn msm(
-        &self,
-        b: &mut Builder,
-        points: &[AssignedPoint],
-        scalars: &[Proper<Fq>],
-        g_scalar: Option<&Proper<Fq>>,
-    ) -> AssignedPoint {
-        self.msm_w(b, points, scalars, g_scalar, WINDOW)
-    }
-
-    /// The accumulator of [`Self::msm`] (canonical) before the offset is removed, and that
-    /// offset: a caller that expects the sum to be the identity (batch verification) asserts
-    /// `acc = offset` instead of subtracting it.
-    pub fn msm_raw(
-        &self,
-        b: &mut Builder,
-        points: &[AssignedPoint],
-        scalars: &[Proper<Fq>],
-        g_scalar: Option<&Proper<Fq>>,
-    ) -> (AssignedPoint, Secp256k1) {
-        let g = Secp256k1::generator().to_affine();
-        let (acc, off) = self.msm_acc(b, points, scalars, g_scalar.map(|k| (g, k)), WINDOW);
-        (acc.finish(self, b), off)
+        self.msm_with_base(b, points, scalars, g_scalar.map(|k| (g, k)), w)
     }
 
     fn msm_acc(
@@ -466,17 +425,17 @@ impl EccChip {
         let mut tables: Vec<PointLookupTable> = points
             .iter()
             .map(|p| {
-                let t = self.odd_table_w(b, &p.clone().into(), w);
+                let t = self.odd_table(b, &p.clone().into(), w);
                 self.load_lookup_table(b, t)
             })
             .collect();
         let mut wins: Vec<Vec<ScalarWindow>> = scalars
             .iter()
-            .map(|k| odd_windows_w(&self.fq, b, k, w))
+            .map(|k| odd_windows(&self.fq, b, k, w))
             .collect();
         if let Some((pt, k)) = base {
-            tables.push(self.constant_odd_table_w(b, pt, w));
-            wins.push(odd_windows_w(&self.fq, b, k, w));
+            tables.push(self.constant_odd_table(b, pt, w));
+            wins.push(odd_windows(&self.fq, b, k, w));
         }
         let terms: Vec<MsmTerm<'_>> = tables
             .iter()
@@ -488,7 +447,13 @@ impl EccChip {
 
     /// `k·P` (the MSM with one point).
     pub fn scalar_mul(&self, b: &mut Builder, p: &AssignedPoint, k: &Proper<Fq>) -> AssignedPoint {
-        self.msm(b, std::slice::from_ref(p), std::slice::from_ref(k), None)
+        self.msm(
+            b,
+            std::slice::from_ref(p),
+            std::slice::from_ref(k),
+            None,
+            WINDOW,
+        )
     }
 
     /// `k·base` for a constant `base` (its cached constant window table; no witness point).
@@ -498,6 +463,6 @@ impl EccChip {
         k: &Proper<Fq>,
         base: Secp256k1Affine,
     ) -> AssignedPoint {
-        self.msm_with_base(b, &[], &[], Some((base, k)))
+        self.msm_with_base(b, &[], &[], Some((base, k)), WINDOW)
     }
 }

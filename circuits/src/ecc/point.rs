@@ -3,7 +3,7 @@
 //!
 //! Every formula is a handful of relation blocks (`field::relation`): the affine chord and
 //! tangent formulas with the slope `λ` the new value of a *factor* block (`λ·(x₂ − x₁) ≡ y₂ − y₁`,
-//! with `x₂ ≢ x₁` proven by the distinctness constraint of the same block (`RelV(0)`)) and `x₃`, `y₃` the new values
+//! with `x₂ ≢ x₁` proven by the distinctness constraint of the same block (`RelationFactor(0)`)) and `x₃`, `y₃` the new values
 //! of *remainder* blocks. The differences and sums of coordinates are folded into the gates.
 
 use ff::Field;
@@ -191,8 +191,8 @@ impl EccChip {
             .relation_with_witness(
                 b,
                 &Relation::factor_times(&p2.x, Some(p1.x.crt()))
-                    .lin(-1, &p2.y)
-                    .lin(1, &p1.y)
+                    .plus_term(-1, &p2.y)
+                    .plus_term(1, &p1.y)
                     .distinct(),
                 force(w.lambda),
                 None,
@@ -202,8 +202,8 @@ impl EccChip {
             .relation_with_witness(
                 b,
                 &Relation::product(&lam, &lam)
-                    .lin(-1, &p1.x)
-                    .lin(-1, &p2.x)
+                    .plus_term(-1, &p1.x)
+                    .plus_term(-1, &p2.x)
                     .remainder(),
                 force(w.x3),
                 None,
@@ -214,7 +214,7 @@ impl EccChip {
                 b,
                 &Relation::product(&lam, &p1.x)
                     .minus(&x3)
-                    .lin(-1, &p1.y)
+                    .plus_term(-1, &p1.y)
                     .remainder(),
                 force(w.y3),
                 None,
@@ -255,30 +255,30 @@ impl EccChip {
             let l1 = fp.new_value(
                 b,
                 &Relation::factor_times(&t1.x, Some(x0.crt()))
-                    .lin(-1, &t1.y)
-                    .lin(1, y0)
+                    .plus_term(-1, &t1.y)
+                    .plus_term(1, y0)
                     .distinct(),
             );
             let x1 = fp.new_value(
                 b,
                 &Relation::product(&l1, &l1)
-                    .lin(-1, x0)
-                    .lin(-1, &t1.x)
+                    .plus_term(-1, x0)
+                    .plus_term(-1, &t1.x)
                     .remainder(),
             );
             let l2 = fp.new_value(
                 b,
                 &Relation::factor_times(&t2.x, Some(x1.crt()))
                     .plus_product(1, &l1, x0, Some(x1.crt()))
-                    .lin(-1, &t2.y)
-                    .lin(-1, y0)
+                    .plus_term(-1, &t2.y)
+                    .plus_term(-1, y0)
                     .distinct(),
             );
             let x2 = fp.new_value(
                 b,
                 &Relation::product(&l2, &l2)
-                    .lin(-1, &x1)
-                    .lin(-1, &t2.x)
+                    .plus_term(-1, &x1)
+                    .plus_term(-1, &t2.x)
                     .remainder(),
             );
             let y2 = fp.new_value(
@@ -286,7 +286,7 @@ impl EccChip {
                 &Relation::product(&l2, &x1)
                     .minus(&x2)
                     .plus_product(-1, &l1, x0, Some(x1.crt()))
-                    .lin(1, y0)
+                    .plus_term(1, y0)
                     .remainder(),
             );
             acc = AccPoint {
@@ -307,12 +307,17 @@ impl EccChip {
             b,
             &Relation::factor_times(&y2, None).plus_product(-3, &p.x, &p.x, None),
         );
-        let x3 = fp.new_value(b, &Relation::product(&lam, &lam).lin(-2, &p.x).remainder());
+        let x3 = fp.new_value(
+            b,
+            &Relation::product(&lam, &lam)
+                .plus_term(-2, &p.x)
+                .remainder(),
+        );
         let y3 = fp.new_value(
             b,
             &Relation::product(&lam, &p.x)
                 .minus(&x3)
-                .lin(-1, &p.y)
+                .plus_term(-1, &p.y)
                 .remainder(),
         );
         AccPoint {

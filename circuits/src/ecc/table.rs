@@ -13,14 +13,8 @@ use crate::field::{CrtInt, FieldValue, Overflowing, Proper};
 use crate::layout::{AssignedValue, Builder, FixedCol, Native};
 use crate::range::RangeChecked;
 
-/// The signed odd digit of table index `e` at the default window: `2e − 15 ∈ {−15, −13, …,
-/// 13, 15}`.
-pub fn odd_digit(e: usize) -> i64 {
-    odd_digit_w(e, super::WINDOW)
-}
-
 /// The signed odd digit of table index `e` in a table of `2^w` entries: `2e − (2^w − 1)`.
-pub fn odd_digit_w(e: usize, w: u32) -> i64 {
+pub fn odd_digit(e: usize, w: u32) -> i64 {
     2 * e as i64 - ((1i64 << w) - 1)
 }
 
@@ -33,19 +27,13 @@ pub struct PointLookupTable {
 }
 
 impl EccChip {
-    /// The window table of `P`: entry `e` is `(2e − 15)·P` for `e < 16`, i.e. `−15P, −13P, …,
-    /// −P, P, 3P, …, 15P`. Built as `2P` (one doubling), the odd multiples `P, 3P, …, 15P` by
-    /// seven additions of `2P` (each proves its x's distinct: `(2j−1)·P ≠ ±2P` as n is a prime
-    /// above 17), and the negatives as lazy `(x, D − y)`. Every entry is on the curve; no entry
-    /// is the identity, so a window digit never adds it.
-    pub fn odd_table(&self, b: &mut Builder, p: &AccPoint) -> Vec<AccPoint> {
-        self.odd_table_w(b, p, super::WINDOW)
-    }
-
-    /// The window table of `P` at window `w` (3, 4 or 5): entry `e` is `(2e − (2^w − 1))·P`
-    /// for `e < 2^w`, built as [`Self::odd_table`] with `2^(w−1) − 1` additions of `2P` (each
-    /// proves its x's distinct: `(2j−1)·P ≠ ±2P` as n is a prime above 33).
-    pub fn odd_table_w(&self, b: &mut Builder, p: &AccPoint, w: u32) -> Vec<AccPoint> {
+    /// The window table of `P` at window `w` (3, 4 or 5): entry `e` is `(2e − (2^w − 1))·P` for
+    /// `e < 2^w` (at w = 4: `−15P, −13P, …, −P, P, 3P, …, 15P`). Built as `2P` (one doubling),
+    /// the odd multiples `P, 3P, …` by `2^(w−1) − 1` additions of `2P` (each proves its x's
+    /// distinct: `(2j−1)·P ≠ ±2P` as n is a prime above 33), and the negatives as lazy
+    /// `(x, D − y)`. Every entry is on the curve; no entry is the identity, so a window digit
+    /// never adds it.
+    pub fn odd_table(&self, b: &mut Builder, p: &AccPoint, w: u32) -> Vec<AccPoint> {
         super::assert_window(w);
         let entries = 1usize << w;
         let half = entries / 2;
@@ -102,16 +90,11 @@ impl EccChip {
         PointLookupTable { id, entries }
     }
 
-    /// The window table `(2e − 15)·base` of a constant point, laid out once per builder and
-    /// cached (the key names the base): constant cells (canonical, checked on the curve here)
-    /// copied into the table rows, so nothing in it is chosen by the prover.
-    pub fn constant_odd_table(&self, b: &mut Builder, base: Secp256k1Affine) -> PointLookupTable {
-        self.constant_odd_table_w(b, base, super::WINDOW)
-    }
-
-    /// [`Self::constant_odd_table`] at window `w` (3, 4 or 5): `2^w` entries
-    /// `(2e − (2^w − 1))·base`, cached per base and window.
-    pub fn constant_odd_table_w(
+    /// The window table `(2e − (2^w − 1))·base` (`e < 2^w`, w = 3, 4 or 5) of a constant
+    /// point, laid out once per builder and cached per base and window: constant cells
+    /// (canonical, checked on the curve here) copied into the table rows, so nothing in it is
+    /// chosen by the prover.
+    pub fn constant_odd_table(
         &self,
         b: &mut Builder,
         base: Secp256k1Affine,
@@ -135,7 +118,7 @@ impl EccChip {
         let base = Secp256k1::from(base);
         let entries: Vec<AccPoint> = (0..1usize << w)
             .map(|e| {
-                let d = odd_digit_w(e, w);
+                let d = odd_digit(e, w);
                 let m = halo2curves::secp256k1::Fq::from(d.unsigned_abs());
                 let pt = if d < 0 { -(base * m) } else { base * m };
                 self.constant_point(b, pt.to_affine()).into()

@@ -26,12 +26,12 @@
 //! `hᵢ` canonical; `1 ≤ sᵢ < n`, its limbs copy-constrained to the raw cells; `rᵢ = x(Rᵢ) mod
 //! n ≠ 0` with `x ∈ [n, p)` handled; the window tables `(2e − 15)·Rᵢ` (`e < 16`, window 4) and
 //! `(2e − (2^w − 1))·Qᵢ` (`e < 2^w`, w the circuit's window, 5 by default;
-//! [`EccChip::odd_table_w`]) laid out for the point-table lookup (lane 0 of phase 1);
+//! [`EccChip::odd_table`]) laid out for the point-table lookup (lane 0 of phase 1);
 //! the packed public values of `hᵢ`, `Qᵢ` bound to the instance column ([`super::instance`]).
 //! Then the
 //! scalars `kᵢ ≡ −zᵢ·rᵢ/sᵢ` (one relation block `kᵢ·sᵢ + zᵢ·rᵢ ≡ 0 mod n` each, `sᵢ ≢ 0`
 //! proven, so `kᵢ` is unique mod n) and `g ≡ Σ −zᵢ·hᵢ/sᵢ`, their signed-odd recodings
-//! ([`crate::ecc::odd_windows_w`]: 52 windows at w = 5 of an integer `≡` the scalar mod n),
+//! ([`crate::ecc::odd_windows`]: 52 windows at w = 5 of an integer `≡` the scalar mod n),
 //! and ONE
 //! Straus MSM over the 2B window tables plus the constant window table of G with one shared
 //! chain of doublings ([`EccChip::msm_tables`], selections by the point-table lookup). The
@@ -86,7 +86,8 @@
 //!   `≤ 6·(B − 1)/r ≈ 2^-251·(B − 1)`, q grinding attempts `≤ q·6·(B − 1)/r`.
 //!
 //! Coefficients known before the `Rᵢ`, `sᵢ` are fixed would be fatal: one own signature can
-//! absorb any victim's error (the "known-t forgery", PEERS §3), which is why they are never
+//! absorb any victim's error (the "known-t forgery": with t known, one signature of the
+//! forger's own key is chosen so that its term cancels the victim's), which is why they are never
 //! computed from the public inputs.
 //!
 //! **Completeness limits** (never soundness): as in the naive circuit, an intermediate
@@ -97,7 +98,6 @@
 //! raw phase-0 cells are not free (each is copy-constrained to a checked limb).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
 
 use ff::Field;
 use group::Curve;
@@ -113,15 +113,14 @@ use super::challenge::{
 };
 use super::scalar::{self, NonZeroScalar};
 use super::witness::SignatureWitness;
-use crate::config::CircuitConfig;
+use crate::config::{CircuitConfig, LaidOutCircuit};
 use crate::ecc::{
-    assert_window, odd_windows_w, EccChip, MsmTerm, PointLookupTable, ScalarWindow, WINDOW,
+    assert_window, odd_windows, EccChip, MsmTerm, PointLookupTable, ScalarWindow, WINDOW,
 };
 use crate::field::params::{to_limbs, NUM_LIMBS};
 use crate::field::{FieldChip, FieldValue, Overflowing, Proper, Reduced, Relation};
 use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
 use crate::range::RangeChip;
-use crate::test_utils::Mutable;
 
 /// The Straus window of the `Qᵢ` and G terms: 5 (32-entry tables of `Qᵢ`, 52 windows of each
 /// full-width scalar). Measured for w = 3, 4, 5 at every B from 1 to 256 (`batch_cells`,
@@ -129,12 +128,6 @@ use crate::test_utils::Mutable;
 /// against 26,650 at w = 4 and 30,055 at w = 3); the `Rᵢ` terms keep 4-bit windows, whose
 /// 127-bit coefficients cut evenly.
 pub const DEFAULT_BATCH_WINDOW: u32 = 5;
-
-/// The Straus window for a batch of `b` signatures: [`DEFAULT_BATCH_WINDOW`], the cheapest at
-/// every measured B (it exists so that callers do not hard-code it).
-pub fn choose_window(_b: usize) -> u32 {
-    DEFAULT_BATCH_WINDOW
-}
 
 /// Layout parameters of the batch circuit: phase 0 a commit column, phase 1 one column group
 /// (set `lanes[1]` for more), lookup bits `lookup_bits`, the table section of window `w`
@@ -217,9 +210,10 @@ pub struct BatchEcdsaCircuit {
     /// How the batch coefficients are derived from the challenges (default
     /// [`Coefficients::Short`]).
     pub coefficients: Coefficients,
-    tamper: Option<(usize, Native)>,
-    /// The challenge values the last synthesis saw (tests compare them with a forger's guess).
-    probe: Arc<Mutex<Option<Vec<Native>>>>,
+    /// The challenge values the last synthesis saw (feature `testing`: tests compare them with
+    /// a forger's guess, and rebuild the phase-1 witness MockProver checked).
+    #[cfg(feature = "testing")]
+    probe: std::sync::Arc<std::sync::Mutex<Option<Vec<Native>>>>,
 }
 
 /// The batch coefficients `zᵢ` of `Σ zᵢ·Eᵢ = O` (see the module doc).
@@ -315,9 +309,9 @@ fn check_signature(
     bind_raw(b, &raw[NUM_LIMBS..2 * NUM_LIMBS], r_point.y.limbs());
     bind_raw(b, &raw[2 * NUM_LIMBS..], s.value().limbs());
     let r = scalar::x_mod_n(fq, b, &r_point.x);
-    let r_table = ecc.odd_table(b, &r_point.clone().into());
+    let r_table = ecc.odd_table(b, &r_point.clone().into(), WINDOW);
     let r_table = ecc.load_lookup_table(b, r_table);
-    let q_table = ecc.odd_table_w(b, &q.clone().into(), window);
+    let q_table = ecc.odd_table(b, &q.clone().into(), window);
     let q_table = ecc.load_lookup_table(b, q_table);
     let public =
         super::instance::pack_public(&fq.range, b, h.limbs(), q.x.limbs(), q.y.limbs()).to_vec();
@@ -349,8 +343,8 @@ impl BatchEcdsaCircuit {
             signatures,
             window,
             coefficients: Coefficients::Short,
-            tamper: None,
-            probe: Arc::new(Mutex::new(None)),
+            #[cfg(feature = "testing")]
+            probe: Default::default(),
         }
         .with_coefficients(Coefficients::Short)
     }
@@ -481,7 +475,6 @@ impl BatchEcdsaCircuit {
     /// cells in commit order ([`RAW_CELLS_PER_SIGNATURE`] per signature).
     fn build_phase0(&self) -> (Builder, Vec<AssignedValue>) {
         let mut b = Builder::new(0, self.params.clone());
-        b.set_tamper(self.tamper);
         let mut raw = Vec::with_capacity(RAW_CELLS_PER_SIGNATURE * self.signatures.len());
         for w in &self.signatures {
             for v in raw_values(w) {
@@ -508,7 +501,7 @@ impl BatchEcdsaCircuit {
                 let pw = powers(fq, b, &ch.t, n);
                 let wins = pw
                     .iter()
-                    .map(|p| odd_windows_w(fq, b, &p.clone().into(), WINDOW))
+                    .map(|p| odd_windows(fq, b, &p.clone().into(), WINDOW))
                     .collect();
                 (wins, pw.into_iter().map(Overflowing::from).collect())
             }
@@ -527,21 +520,15 @@ impl BatchEcdsaCircuit {
 
     /// Phase 1 for challenge values `cs`: the challenge cells and coefficients first, then
     /// every signature's checks (bound to the raw cells `raw`), then the MSM. Returns the
-    /// builder and the public cells in instance order. `tamper_offset` = number of phase-0
-    /// cells (mutation indices run over phase 0, then phase 1).
+    /// builder and the public cells in instance order.
     fn build_phase1(
         &self,
         ecc: &EccChip,
         raw: &[AssignedValue],
         cs: &[Native],
-        tamper_offset: usize,
     ) -> (Builder, Vec<AssignedValue>) {
         let fq = &ecc.fq;
         let mut b = Builder::new(1, self.params.clone());
-        b.set_tamper(
-            self.tamper
-                .and_then(|(i, d)| i.checked_sub(tamper_offset).map(|j| (j, d))),
-        );
         if self.signatures.is_empty() {
             return (b, Vec::new());
         }
@@ -569,18 +556,21 @@ impl BatchEcdsaCircuit {
                 None => wu,
                 Some(g) => fq.new_value(
                     &mut b,
-                    &Relation::linear().lin(1, &g).lin(1, &wu).remainder(),
+                    &Relation::linear()
+                        .plus_term(1, &g)
+                        .plus_term(1, &wu)
+                        .remainder(),
                 ),
             });
         }
         let g_scalar = g_scalar.expect("a batch has a signature");
         let q_wins: Vec<Vec<ScalarWindow>> = q_scalars
             .iter()
-            .map(|k| odd_windows_w(fq, &mut b, k, self.window))
+            .map(|k| odd_windows(fq, &mut b, k, self.window))
             .collect();
-        let g_wins = odd_windows_w(fq, &mut b, &g_scalar, self.window);
+        let g_wins = odd_windows(fq, &mut b, &g_scalar, self.window);
         let g_table =
-            ecc.constant_odd_table_w(&mut b, Secp256k1::generator().to_affine(), self.window);
+            ecc.constant_odd_table(&mut b, Secp256k1::generator().to_affine(), self.window);
         let mut terms: Vec<MsmTerm<'_>> = Vec::with_capacity(2 * sigs.len() + 1);
         for ((s, zw), qw) in sigs.iter().zip(z_wins.iter()).zip(q_wins.iter()) {
             terms.push((&s.r_table, zw.as_slice()));
@@ -608,8 +598,7 @@ impl BatchEcdsaCircuit {
     pub fn build_with(&self, cs: &[Native]) -> (Builder, Builder, Vec<AssignedValue>) {
         let ecc = self.chip();
         let (b0, raw) = self.build_phase0();
-        let n0 = b0.advice_cells().len();
-        let (b1, public) = self.build_phase1(&ecc, &raw, cs, n0);
+        let (b1, public) = self.build_phase1(&ecc, &raw, cs);
         (b0, b1, public)
     }
 
@@ -636,13 +625,15 @@ impl BatchEcdsaCircuit {
     }
 
     /// The challenge value the last synthesis read (None before any, or when it was unknown,
-    /// e.g. at keygen). For tests: MockProver's challenge is a fixed hash chain, a real
-    /// prover's comes from the transcript.
+    /// e.g. at keygen). For tests (feature `testing`): MockProver's challenge is a fixed hash
+    /// chain, a real prover's comes from the transcript.
+    #[cfg(feature = "testing")]
     pub fn last_challenge(&self) -> Option<Native> {
         self.last_challenges().and_then(|v| v.first().copied())
     }
 
     /// All challenge values the last synthesis read (see [`Self::last_challenge`]).
+    #[cfg(feature = "testing")]
     pub fn last_challenges(&self) -> Option<Vec<Native>> {
         self.probe.lock().ok().and_then(|g| g.clone())
     }
@@ -715,49 +706,35 @@ impl Circuit<Native> for BatchEcdsaCircuit {
         for (ch, slot) in config.base.challenges.iter().zip(cs.iter_mut()) {
             layouter.get_challenge(*ch).map(|v| *slot = Some(v));
         }
-        let known: Option<Vec<Native>> = cs.iter().copied().collect();
+        #[cfg(feature = "testing")]
         if let Ok(mut g) = self.probe.lock() {
-            *g = known;
+            *g = cs.iter().copied().collect();
         }
         let vals: Vec<Native> = cs.iter().map(|c| c.unwrap_or(Native::ONE)).collect();
         // The public cells are copied to the instance mirror rows (`Builder::mirror_instance`)
         // inside the phase-1 builder; the instance gate ties those rows to the instance column.
-        let (b1, _public) = self.build_phase1(&ecc, &raw, &vals, b0.advice_cells().len());
+        let (b1, _public) = self.build_phase1(&ecc, &raw, &vals);
         config.base.assign_phase(&mut layouter, &b1, &mut cells)
     }
 }
 
-impl Mutable for BatchEcdsaCircuit {
-    /// Cells of phase 0 then phase 1 (built with the last seen challenge, else 1; which cells
-    /// are free does not depend on t for a valid batch).
-    fn mutable_cells(&self) -> (Vec<usize>, usize) {
-        let (b0, b1, _) = match self.last_challenges() {
-            Some(cs) => self.build_with(&cs),
-            None => self.build(Native::ONE),
-        };
-        let n0 = b0.advice_cells().len();
-        let mut all = b0.constrained_cell_indices();
-        all.extend(b1.constrained_cell_indices().into_iter().map(|i| i + n0));
-        let free = n0 + b1.advice_cells().len() - all.len();
-        (all, free)
+impl LaidOutCircuit for BatchEcdsaCircuit {
+    fn configured(&self) -> (ConstraintSystem<Native>, CircuitConfig) {
+        crate::config::configured::<Self>(&self.params, |c| c.base)
     }
-    fn tampered(&self, index: usize, delta: Native) -> Self {
-        let mut c = self.clone();
-        c.tamper = Some((index, delta));
-        c
-    }
-    fn instances(&self) -> Vec<Vec<Native>> {
-        vec![self.instance()]
-    }
-    /// Both phases, built with the last seen challenges (else 1: the layout does not depend
-    /// on them).
-    fn footprint(&self) -> crate::footprint::FootprintReport {
-        let mut cs = ConstraintSystem::default();
-        let config = Self::configure_with_params(&mut cs, self.params.clone());
-        let (b0, b1, _) = match self.last_challenges() {
+    /// Phase 0 and phase 1, built with the last seen challenges (feature `testing`), else 1.
+    fn layout_builders(&self) -> Vec<Builder> {
+        #[cfg(feature = "testing")]
+        let seen = self.last_challenges();
+        #[cfg(not(feature = "testing"))]
+        let seen: Option<Vec<Native>> = None;
+        let (b0, b1, _) = match seen {
             Some(c) => self.build_with(&c),
             None => self.build(Native::ONE),
         };
-        crate::footprint::check_footprint(&cs, &config.base, &[&b0, &b1])
+        vec![b0, b1]
+    }
+    fn instance_values(&self) -> Vec<Native> {
+        self.instance()
     }
 }

@@ -120,8 +120,12 @@ fn odd_scalar(
     let sum = fq.range.weighted_sum(b, &l0, one, &l1, pow2(LIMB_BITS));
     b.constrain_equal(&sum, x);
     let two = Native::from(2u64);
-    let z0 = fq.range.lin(b, Some(&l0), None, two, zero, zero, one);
-    let z1 = fq.range.lin(b, Some(&l1), None, two, zero, zero, zero);
+    let z0 = fq
+        .range
+        .linear_row(b, Some(&l0), None, two, zero, zero, one);
+    let z1 = fq
+        .range
+        .linear_row(b, Some(&l1), None, two, zero, zero, zero);
     let z2 = b.constant(zero);
     let one_b = BigUint::from(1u8);
     let z = BigUint::from(2u8) * &v + 1u32;
@@ -199,7 +203,7 @@ pub fn cut_challenge_as(
     let r_hi = &rm1 >> COEF_BITS;
     let borrow = *lo_v > r_lo;
     let beta = fq.range.load_bit(b, borrow);
-    let d_lo = fq.range.lin(
+    let d_lo = fq.range.linear_row(
         b,
         Some(&lo.cell),
         Some(beta.cell()),
@@ -209,7 +213,7 @@ pub fn cut_challenge_as(
         big_to_fe::<Native>(&r_lo),
     );
     fq.range.range_check(b, &d_lo, COEF_BITS);
-    let d_hi = fq.range.lin(
+    let d_hi = fq.range.linear_row(
         b,
         Some(&hi.cell),
         Some(beta.cell()),

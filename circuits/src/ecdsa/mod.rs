@@ -2,7 +2,8 @@
 //!
 //! * [`scalar`]: the scalar side: `1 ≤ s < n`, `u = h/s`, `v = r/s` with a divisor proven
 //!   non-zero, and `r = x(R) mod n ≠ 0` bound to the canonical `x(R)` (with `x ∈ [n, p)`).
-//! * [`instance`]: the public inputs (per signature `h` and `Q`, 9 limb cells).
+//! * [`instance`]: the public inputs (per signature `h` and `Q`, packed into 3 field
+//!   elements: [`INSTANCE_CELLS_PER_SIGNATURE`]).
 //! * [`witness`]: the per-signature witness (R, s private; h, Q public).
 //! * [`naive`]: one verification per signature; [`batch`]: one random linear combination of
 //!   all of them with the challenge `t` of [`challenge`].

@@ -11,7 +11,7 @@
 //! 4. `uᵢ = hᵢ/sᵢ`, `vᵢ = rᵢ/sᵢ` (one relation block each, the divisor proven non-zero:
 //!    [`scalar::div`]).
 //! 5. `P = uᵢ·G + vᵢ·Qᵢ` by the curve chip's Straus MSM with one point plus the constant
-//!    window table of G at the circuit's window (5 by default; [`EccChip::msm_w`], signed odd
+//!    window table of G at the circuit's window (5 by default; [`EccChip::msm`], signed odd
 //!    windows, so `uᵢ = 0` is fine), and
 //!    `P = Rᵢ` (coordinate-wise copy constraints).
 //! 6. The packed public values of `hᵢ`, `Qᵢ` are bound to the instance column
@@ -36,12 +36,11 @@ use halo2curves::secp256k1::{Fp, Fq};
 
 use super::scalar;
 use super::witness::SignatureWitness;
-use crate::config::CircuitConfig;
+use crate::config::{CircuitConfig, LaidOutCircuit};
 use crate::ecc::EccChip;
 use crate::field::FieldChip;
 use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
 use crate::range::RangeChip;
-use crate::test_utils::Mutable;
 
 /// Default window of the MSM `u·G + v·Q`: 5, the cheapest of 3, 4, 5 (`batch_cells`: 83,766
 /// cells per signature against 87,347 at w = 4 and 94,697 at w = 3).
@@ -69,7 +68,6 @@ pub struct NaiveEcdsaCircuit {
     pub signatures: Vec<SignatureWitness>,
     /// Window of the MSM.
     pub window: u32,
-    tamper: Option<(usize, Native)>,
 }
 
 /// Lays out the verification of one signature and returns its 3 public cells in instance
@@ -94,7 +92,7 @@ pub fn verify_signature(
     let r = scalar::x_mod_n(fq, b, &r_point.x);
     let u = scalar::div(fq, b, &h, &s);
     let v = scalar::div(fq, b, r.value(), &s);
-    let p = ecc.msm_w(
+    let p = ecc.msm(
         b,
         std::slice::from_ref(&q),
         std::slice::from_ref(&v),
@@ -119,7 +117,6 @@ impl NaiveEcdsaCircuit {
             params,
             signatures,
             window,
-            tamper: None,
         }
     }
 
@@ -153,7 +150,6 @@ impl NaiveEcdsaCircuit {
     /// Runs the whole layout: the builder and the public cells in instance order.
     pub fn build(&self) -> (Builder, Vec<AssignedValue>) {
         let mut b = Builder::new(0, self.params.clone());
-        b.set_tamper(self.tamper);
         let mirror = b.mirror_instance(&self.instance());
         let ecc = self.chip();
         let mut public =
@@ -218,24 +214,14 @@ impl Circuit<Native> for NaiveEcdsaCircuit {
     }
 }
 
-impl Mutable for NaiveEcdsaCircuit {
-    fn mutable_cells(&self) -> (Vec<usize>, usize) {
-        let b = self.build().0;
-        let all = b.constrained_cell_indices();
-        let free = b.advice_cells().len() - all.len();
-        (all, free)
+impl LaidOutCircuit for NaiveEcdsaCircuit {
+    fn configured(&self) -> (ConstraintSystem<Native>, CircuitConfig) {
+        crate::config::configured::<Self>(&self.params, |c| c.base)
     }
-    fn tampered(&self, index: usize, delta: Native) -> Self {
-        let mut c = self.clone();
-        c.tamper = Some((index, delta));
-        c
+    fn layout_builders(&self) -> Vec<Builder> {
+        vec![self.build().0]
     }
-    fn instances(&self) -> Vec<Vec<Native>> {
-        vec![self.instance()]
-    }
-    fn footprint(&self) -> crate::footprint::FootprintReport {
-        let mut cs = ConstraintSystem::default();
-        let config = Self::configure_with_params(&mut cs, self.params.clone());
-        crate::footprint::check_footprint(&cs, &config.base, &[&self.build().0])
+    fn instance_values(&self) -> Vec<Native> {
+        self.instance()
     }
 }

@@ -120,21 +120,22 @@ pub fn x_mod_n(fq: &FieldChip<Fq>, b: &mut Builder, x: &Reduced<Fp>) -> NonZeroS
     let beta_bit = range.load_bit(b, beta);
     let nl = to_limbs(&n);
     let (one, zero) = (Native::ONE, Native::ZERO);
-    let lin = |b: &mut Builder, a: &AssignedValue, c: &AssignedValue, alpha: Native, bt: Native| {
-        range.weighted_sum(b, a, alpha, c, bt)
-    };
+    let weighted =
+        |b: &mut Builder, a: &AssignedValue, c: &AssignedValue, alpha: Native, bt: Native| {
+            range.weighted_sum(b, a, alpha, c, bt)
+        };
     let (rl, xl) = (r.limbs(), x.limbs());
     let b88 = pow2(LIMB_BITS);
     // (1)
-    let t = lin(b, &rl[0], &rl[1], one, b88);
-    let t = lin(b, &t, beta_bit.cell(), one, native(&n_lo));
-    let t = lin(b, &t, &xl[0], one, -one);
-    let t = lin(b, &t, &xl[1], one, -b88);
+    let t = weighted(b, &rl[0], &rl[1], one, b88);
+    let t = weighted(b, &t, beta_bit.cell(), one, native(&n_lo));
+    let t = weighted(b, &t, &xl[0], one, -one);
+    let t = weighted(b, &t, &xl[1], one, -b88);
     let zero_cell = b.constant(zero);
     b.constrain_equal(&t, &zero_cell);
     // (2)
-    let t = lin(b, &rl[2], beta_bit.cell(), one, native(&nl[2]));
-    let t = lin(b, &t, &xl[2], one, -one);
+    let t = weighted(b, &rl[2], beta_bit.cell(), one, native(&nl[2]));
+    let t = weighted(b, &t, &xl[2], one, -one);
     b.constrain_equal(&t, &zero_cell);
     assert_nonzero(fq, b, &r)
 }

@@ -1,4 +1,4 @@
-//! Relation-level attacks of the adversarial prover (cargo feature `adversary`, tests only).
+//! Relation-level attacks of the adversarial prover (cargo feature `testing`, tests only).
 //!
 //! The attack class of an absent operand slot: the relation gate evaluates
 //! `A₁·(B₁ − C₁) + α·A₂·(B₂ − C₂) + …` whatever operands the relation has, so if the `C`
@@ -38,16 +38,7 @@ thread_local! {
 /// Runs `f` with `hook` deciding the substitutions of every relation block laid out on this
 /// thread (restored afterwards, also on panic).
 pub fn with_relation_adversary<R>(hook: RelationHook, f: impl FnOnce() -> R) -> R {
-    struct Restore(Option<RelationHook>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            let prev = self.0.take();
-            HOOK.with(|h| *h.borrow_mut() = prev);
-        }
-    }
-    let prev = HOOK.with(|h| h.borrow_mut().replace(hook));
-    let _restore = Restore(prev);
-    f()
+    crate::layout::adversary::scoped(&HOOK, hook, f)
 }
 
 /// The substitution the active hook names for this block (none without a hook).

@@ -35,7 +35,7 @@ pub struct FieldChip<P> {
     pub range: RangeChip,
     /// The emulated prime p.
     pub p: BigUint,
-    /// Index of this modulus's relation gates (`GateKind::Rel(i)`, `GateKind::RelV(i)`).
+    /// Index of this modulus's relation gates (`GateKind::Relation(i)`, `GateKind::RelationFactor(i)`).
     pub mul_gate: usize,
     _p: PhantomData<P>,
 }
@@ -48,7 +48,7 @@ pub(crate) fn proper_max() -> [BigUint; NUM_LIMBS] {
 }
 
 impl<P: PrimeField> FieldChip<P> {
-    /// A chip for `P` whose relation gates were registered as `Rel(mul_gate)`, `RelV(mul_gate)` (the
+    /// A chip for `P` whose relation gates were registered as `Relation(mul_gate)`, `RelationFactor(mul_gate)` (the
     /// position of `P`'s modulus in `CircuitConfig::configure`'s list).
     pub fn new(range: RangeChip, mul_gate: usize) -> Self {
         let l = range.params.lookup_bits;
@@ -132,7 +132,7 @@ impl<P: PrimeField> FieldChip<P> {
     ) -> Overflowing<P> {
         let (x, y) = (x.crt(), y.crt());
         let limbs = [0, 1, 2].map(|i| {
-            self.range.lin(
+            self.range.linear_row(
                 b,
                 Some(&x.limbs[i]),
                 Some(&y.limbs[i]),
@@ -165,7 +165,7 @@ impl<P: PrimeField> FieldChip<P> {
         let (x, y) = (x.crt(), y.crt());
         let d = self.sub_offset(&y.max_limbs);
         let limbs = [0, 1, 2].map(|i| {
-            self.range.lin(
+            self.range.linear_row(
                 b,
                 Some(&x.limbs[i]),
                 Some(&y.limbs[i]),
@@ -190,7 +190,7 @@ impl<P: PrimeField> FieldChip<P> {
         let x = x.crt();
         let d = self.sub_offset(&x.max_limbs);
         let limbs = [0, 1, 2].map(|i| {
-            self.range.lin(
+            self.range.linear_row(
                 b,
                 Some(&x.limbs[i]),
                 None,
@@ -215,7 +215,7 @@ impl<P: PrimeField> FieldChip<P> {
         let x = x.crt();
         let kn = Native::from(k);
         let limbs = [0, 1, 2].map(|i| {
-            self.range.lin(
+            self.range.linear_row(
                 b,
                 Some(&x.limbs[i]),
                 None,

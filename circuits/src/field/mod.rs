@@ -7,7 +7,7 @@
 //! equations and the native equation at once, with two products, two linear terms and a
 //! constant folded in (see `gates.rs`).
 
-#[cfg(feature = "adversary")]
+#[cfg(feature = "testing")]
 pub mod adversary;
 mod chip;
 mod decompose;

@@ -66,13 +66,13 @@ impl<P: PrimeField> FieldChip<P> {
         x: &impl FieldValue<P>,
         y: &impl FieldValue<P>,
     ) -> Proper<P> {
-        self.new_value(b, &Relation::factor_times(y, None).lin(-1, x))
+        self.new_value(b, &Relation::factor_times(y, None).plus_term(-1, x))
     }
 
     /// The canonical value of any (lazy or proper) `x`: the relation `x − r ≡ 0` with `r` the
     /// new value, then `r ≤ p − 1`.
     pub fn reduce(&self, b: &mut Builder, x: &impl FieldValue<P>) -> Reduced<P> {
-        let r = self.new_value(b, &Relation::linear().lin(1, x).remainder());
+        let r = self.new_value(b, &Relation::linear().plus_term(1, x).remainder());
         self.assert_canonical(b, &r)
     }
 
@@ -109,7 +109,7 @@ impl<P: PrimeField> FieldChip<P> {
         y: &impl FieldValue<P>,
         z: &impl FieldValue<P>,
     ) {
-        self.relation(b, &Relation::product(x, y).lin(-1, z));
+        self.relation(b, &Relation::product(x, y).plus_term(-1, z));
     }
 
     /// The new value of a relation that has one (a construction error otherwise).

@@ -15,7 +15,7 @@
 //! the lazy-sum rows an affine point addition would otherwise need (see `ecc`).
 //!
 //! **Witness**: the new value `v`, a quotient `Q ≥ 0` and three carries. **Constraints** (the
-//! `Rel`/`RelV` gates, `field::gates`): with a constant offset `K ≥ 0` (a multiple of 2^176)
+//! `Rel`/`RelationFactor` gates, `field::gates`): with a constant offset `K ≥ 0` (a multiple of 2^176)
 //! fixed by the operands' bounds (so that `S + K·p ≥ 0` for every witness in bounds, where `S`
 //! is the left-hand side), the integer identity
 //!
@@ -39,7 +39,7 @@
 //!
 //! **Every cell the gate reads is pinned** (a cell is constrained only by what the verifier
 //! checks, never by what the honest prover writes). The `Rel` gate always evaluates
-//! `A₁·(B₁ − C₁)` and `−V`, and `α·A₂·(B₂ − C₂)` wherever `α ≠ 0`; `RelV` reads `B₁`, `C₁` (its
+//! `A₁·(B₁ − C₁)` and `−V`, and `α·A₂·(B₂ − C₂)` wherever `α ≠ 0`; `RelationFactor` reads `B₁`, `C₁` (its
 //! `A₁` is `V`) and, for modulus 0, `W`. Each read is pinned as follows:
 //! * an operand slot of a present operand: a copy of the operand's limb cells;
 //! * an **absent** operand slot the gate reads (`C₁` of a product without `minus`, `C₂` of
@@ -111,7 +111,7 @@ pub struct Relation<'a> {
     pub constant: BigInt,
     pub new: NewValue,
     /// The caller relies on `b₁ ≢ c₁ (mod p)`, which every factor block of modulus 0 proves
-    /// (`RelV(0)`); asserts both are `< 2^256`, which that proof needs.
+    /// (`RelationFactor(0)`); asserts both are `< 2^256`, which that proof needs.
     pub distinct: bool,
 }
 
@@ -162,7 +162,7 @@ impl<'a> Relation<'a> {
     }
 
     /// Adds the linear term `coef·x` (at most two).
-    pub fn lin<P>(mut self, coef: i64, x: &'a impl FieldValue<P>) -> Self {
+    pub fn plus_term<P>(mut self, coef: i64, x: &'a impl FieldValue<P>) -> Self {
         let slot = self
             .lin
             .iter_mut()
@@ -435,11 +435,11 @@ impl<P: PrimeField> FieldChip<P> {
         // The witness is computed from `wit`: the relation itself, or (adversarial prover,
         // tests only) the relation with substituted `B` operands whose differences the absent
         // `C` slots absorb (`fills`).
-        #[cfg(not(feature = "adversary"))]
+        #[cfg(not(feature = "testing"))]
         let (wit, fills) = (rel.clone(), [None, None]);
-        #[cfg(feature = "adversary")]
+        #[cfg(feature = "testing")]
         let owned = adversary_operands(self.mul_gate, rel);
-        #[cfg(feature = "adversary")]
+        #[cfg(feature = "testing")]
         let (wit, fills) = substituted(rel, &owned);
         let rel = &wit;
         let pb = big(&self.p);
@@ -579,9 +579,9 @@ impl<P: PrimeField> FieldChip<P> {
             "limb range checks must fit in one row"
         );
         let kind = if rel.new == NewValue::Factor {
-            GateKind::RelV(self.mul_gate)
+            GateKind::RelationFactor(self.mul_gate)
         } else {
-            GateKind::Rel(self.mul_gate)
+            GateKind::Relation(self.mul_gate)
         };
         b.enable(kind, first);
         let coef = |x: i64| -> Native {
@@ -716,11 +716,11 @@ fn pin_zero(
 /// Whether absent operand slots are pinned: always, except in the adversary tests' unpinned
 /// layout (the circuit before the fix).
 fn pin_absent_slots() -> bool {
-    #[cfg(feature = "adversary")]
+    #[cfg(feature = "testing")]
     {
         !crate::layout::adversary::unpinned()
     }
-    #[cfg(not(feature = "adversary"))]
+    #[cfg(not(feature = "testing"))]
     {
         true
     }
@@ -728,7 +728,7 @@ fn pin_absent_slots() -> bool {
 
 /// The adversary's substitute operands `(B₁′, B₂′)` for this block, as CRT integers on the
 /// real operands' cells (only their values differ).
-#[cfg(feature = "adversary")]
+#[cfg(feature = "testing")]
 fn adversary_operands(modulus: usize, rel: &Relation<'_>) -> [Option<CrtInt>; 2] {
     let sub = super::adversary::substitution(modulus, rel);
     let fake = |real: Option<&CrtInt>, c: Option<&CrtInt>, v: Option<BigUint>| {
@@ -751,7 +751,7 @@ fn adversary_operands(modulus: usize, rel: &Relation<'_>) -> [Option<CrtInt>; 2]
 
 /// The relation with the substitute operands, and the values `B − B′` (limb-wise, native)
 /// the absent `C` slots get.
-#[cfg(feature = "adversary")]
+#[cfg(feature = "testing")]
 fn substituted<'a>(
     rel: &Relation<'a>,
     owned: &'a [Option<CrtInt>; 2],

@@ -19,16 +19,35 @@ use crate::bigint::big_to_fe;
 use crate::layout::AssignedValue;
 
 /// Limb cells plus the honest integer they encode and a proven bound on each limb.
+///
+/// The fields are private to the crate: `max_limbs` is a claim the constraints must back (a
+/// relation block sizes its carries and quotient from it), so only the chips that prove a
+/// bound may make one.
 #[derive(Clone, Debug)]
 pub struct CrtInt {
-    pub limbs: [AssignedValue; NUM_LIMBS],
+    pub(crate) limbs: [AssignedValue; NUM_LIMBS],
     /// The integer `Σ limb_i·2^(88 i)` of the honest witness (used to compute new witnesses).
-    pub value: BigUint,
+    pub(crate) value: BigUint,
     /// Inclusive upper bounds on the limbs that the constraints guarantee.
-    pub max_limbs: [BigUint; NUM_LIMBS],
+    pub(crate) max_limbs: [BigUint; NUM_LIMBS],
 }
 
 impl CrtInt {
+    /// The limb cells, least significant first.
+    pub fn limbs(&self) -> &[AssignedValue; NUM_LIMBS] {
+        &self.limbs
+    }
+
+    /// The integer of the honest witness.
+    pub fn value(&self) -> &BigUint {
+        &self.value
+    }
+
+    /// The proven inclusive bounds on the limbs.
+    pub fn max_limbs(&self) -> &[BigUint; NUM_LIMBS] {
+        &self.max_limbs
+    }
+
     /// Inclusive bound on the integer: `Σ max_limb_i·2^(88 i)`.
     pub fn max_value(&self) -> BigUint {
         from_limbs(&self.max_limbs)

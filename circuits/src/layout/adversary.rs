@@ -1,4 +1,4 @@
-//! The adversarial prover (cargo feature `adversary`, for this crate's soundness tests only).
+//! The adversarial prover (cargo feature `testing`, for this crate's soundness tests only).
 //!
 //! A malicious prover controls every advice value, assigned by the honest layout or not; it
 //! cannot change fixed cells, selectors, copy constraints or the instance, because those are
@@ -39,15 +39,28 @@ thread_local! {
 
 /// Runs `f` with `adv` active on this thread (restored afterwards, also on panic).
 pub fn with_adversary<R>(adv: Adversary, f: impl FnOnce() -> R) -> R {
-    struct Restore(Option<Adversary>);
-    impl Drop for Restore {
+    scoped(&ADVERSARY, adv, f)
+}
+
+/// Runs `f` with `value` in the thread-local `slot`, restoring the previous value afterwards
+/// (also on panic): the scope of every adversary hook.
+pub(crate) fn scoped<T: 'static, R>(
+    slot: &'static std::thread::LocalKey<RefCell<Option<T>>>,
+    value: T,
+    f: impl FnOnce() -> R,
+) -> R {
+    struct Restore<T: 'static>(
+        &'static std::thread::LocalKey<RefCell<Option<T>>>,
+        Option<T>,
+    );
+    impl<T: 'static> Drop for Restore<T> {
         fn drop(&mut self) {
-            let prev = self.0.take();
-            ADVERSARY.with(|a| *a.borrow_mut() = prev);
+            let prev = self.1.take();
+            self.0.with(|a| *a.borrow_mut() = prev);
         }
     }
-    let prev = ADVERSARY.with(|a| a.borrow_mut().replace(adv));
-    let _restore = Restore(prev);
+    let prev = slot.with(|a| a.borrow_mut().replace(value));
+    let _restore = Restore(slot, prev);
     f()
 }
 

@@ -84,7 +84,6 @@ pub struct Builder {
     copies: Vec<(CellRef, CellRef)>,
     constants: HashMap<[u8; 32], AssignedValue>,
     tables: HashMap<String, (u64, Vec<AssignedValue>)>,
-    tamper: Option<(usize, Native)>,
 }
 
 impl Builder {
@@ -103,7 +102,6 @@ impl Builder {
             copies: Vec::new(),
             constants: HashMap::new(),
             tables: HashMap::new(),
-            tamper: None,
         }
     }
 
@@ -232,7 +230,7 @@ impl Builder {
             return *c;
         }
         let row = self.new_rows(1);
-        self.enable(GateKind::Lin, row);
+        self.enable(GateKind::LinearRow, row);
         self.set_fixed(FixedCol::Gamma, row, value);
         let c = self.assign(row, 2, value);
         self.constants.insert(key, c);
@@ -248,16 +246,6 @@ impl Builder {
     /// Records a table laid out under `key` (see [`Self::cached_table`]).
     pub fn cache_table(&mut self, key: &str, id: u64, cells: Vec<AssignedValue>) {
         self.tables.insert(key.to_string(), (id, cells));
-    }
-
-    /// Re-synthesis hook of the mutation tests: when the cell with this assignment index is
-    /// written, `delta` is added to its value.
-    pub fn set_tamper(&mut self, tamper: Option<(usize, Native)>) {
-        self.tamper = tamper;
-    }
-
-    pub fn tamper(&self) -> Option<(usize, Native)> {
-        self.tamper
     }
 
     pub fn stats(&self) -> LayoutStats {

@@ -105,11 +105,6 @@ impl LayoutParams {
         u8::from(self.commit_phase0 && self.phases >= 2)
     }
 
-    /// The usual parameters for a circuit of `2^k` rows: `L = k − 1`.
-    pub fn for_k(k: u32) -> Self {
-        Self::new(k - 1)
-    }
-
     /// Bit sizes of the table sections after tag 0: windows, then partial sizes not already
     /// there. Section i (0-based) has tag i + 1.
     pub fn sections(&self) -> Vec<u32> {
@@ -156,17 +151,17 @@ impl Default for LayoutParams {
     }
 }
 
-/// The gates a block can switch on. `Rel(i)` / `RelV(i)` are the two shapes of the relation
+/// The gates a block can switch on. `Relation(i)` / `RelationFactor(i)` are the two shapes of the relation
 /// block for the i-th emulated modulus registered in the configuration (see `field::gates`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GateKind {
     Range,
-    Lin,
+    LinearRow,
     /// Relation block, the block's new value (if any) a linear term.
-    Rel(usize),
+    Relation(usize),
     /// Relation block, the block's new value the first factor of the first product (for
     /// modulus 0 with the distinctness constraint of its difference).
-    RelV(usize),
+    RelationFactor(usize),
     Select,
     IsZero,
     IsEqual,
@@ -192,7 +187,7 @@ pub enum FixedCol {
     /// Table tag of the row's lookups.
     Tag,
     /// Added to the row's tag for lookup column K−2 (a tagged partial chunk).
-    PTag,
+    PartialTag,
     Alpha,
     Beta,
     Mu,
@@ -264,14 +259,16 @@ impl GroupConfig {
         let (lookup_in, lookup_table) = (meta.fixed_column(), meta.fixed_column());
         let mut kinds = vec![
             GateKind::Range,
-            GateKind::Lin,
+            GateKind::LinearRow,
             GateKind::IsZero,
             GateKind::LessEq,
         ];
         if params.extra_gates {
             kinds.extend([GateKind::Select, GateKind::IsEqual]);
         }
-        kinds.extend((0..n_moduli).flat_map(|i| [GateKind::Rel(i), GateKind::RelV(i)]));
+        kinds.extend(
+            (0..n_moduli).flat_map(|i| [GateKind::Relation(i), GateKind::RelationFactor(i)]),
+        );
         if phase >= 1 && lane == 0 {
             kinds.extend((0..params.challenge_gates()).map(GateKind::Challenge));
         }
@@ -341,7 +338,7 @@ impl GroupConfig {
             FixedCol::Next => self.next,
             FixedCol::Shift => self.shift,
             FixedCol::Tag => self.tag,
-            FixedCol::PTag => self.ptag,
+            FixedCol::PartialTag => self.ptag,
             FixedCol::Alpha => self.alpha,
             FixedCol::Beta => self.beta,
             FixedCol::Mu => self.mu,

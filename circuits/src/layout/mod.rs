@@ -5,15 +5,15 @@
 //! that phase, and names the gates it switches on and the fixed coefficients it needs. The
 //! [`assign`] step then writes the builder into one halo2 region. Because the builder holds every
 //! advice cell, its counts (advice cells, lookup cells, rows) are known before any key or proof
-//! exists, and a witness-mutation test can re-run the same build with one cell changed
-//! ([`Builder::set_tamper`]).
+//! exists, and a witness-mutation test can re-run the same build with one cell changed (the
+//! adversarial prover of the tests, `adversary`, feature `testing`).
 //!
 //! Column group of a phase (see [`GroupConfig`]): `MAIN_COLS` main advice columns followed by
 //! `lookup_cols` advice columns whose every cell is looked up in the range table. Rows are
 //! consecutive: SimpleFloorPlanner in halo2-axiom places every region at row 0, so the builder's
 //! row numbers are the absolute rows.
 
-#[cfg(feature = "adversary")]
+#[cfg(feature = "testing")]
 pub mod adversary;
 mod assign;
 mod builder;

@@ -40,7 +40,7 @@ impl RangeChecked {
 
     /// A bare cell claimed `< 2^bits` without any check: the adversary tests use it to show
     /// what the bound protects. Never for circuit code.
-    #[cfg(feature = "adversary")]
+    #[cfg(feature = "testing")]
     #[doc(hidden)]
     pub fn unchecked_for_tests(cell: AssignedValue, bits: u32) -> Self {
         Self { cell, bits }
@@ -190,9 +190,11 @@ impl RangeChip {
                 b.set_fixed(FixedCol::Coef(partial_slot), row, pow2(c * in_row as u32));
                 match self.params.window_tag(s) {
                     // A table section for s bits: one lookup (last column) with tag `tag + ptag`.
-                    Some(ts) => {
-                        b.set_fixed(FixedCol::PTag, row, Native::from(ts) - Native::from(tag))
-                    }
+                    Some(ts) => b.set_fixed(
+                        FixedCol::PartialTag,
+                        row,
+                        Native::from(ts) - Native::from(tag),
+                    ),
                     // Otherwise the shifted copy d·2^(c−s) in the last column, also looked up.
                     None => {
                         let g = pow2(c - s);
@@ -278,7 +280,7 @@ impl RangeChip {
             return AssignedBit(rr.x);
         }
         let row = b.new_rows(1);
-        b.enable(GateKind::Lin, row);
+        b.enable(GateKind::LinearRow, row);
         b.set_fixed(FixedCol::Mu, row, Native::ONE);
         let x0 = b.assign(row, 0, val);
         let x1 = b.copy_of(&x0, row, 1);
@@ -293,7 +295,7 @@ impl RangeChip {
     /// cell, which the prover could fill); otherwise it is not read and stays empty. Returns
     /// the output cell.
     #[allow(clippy::too_many_arguments)]
-    pub fn lin(
+    pub fn linear_row(
         &self,
         b: &mut Builder,
         x0: Option<&AssignedValue>,
@@ -308,7 +310,7 @@ impl RangeChip {
         let read1 = x1.is_none() && (beta != zero || mu != zero);
         let pin = (read0 || read1).then(|| b.constant(zero));
         let row = b.new_rows(1);
-        b.enable(GateKind::Lin, row);
+        b.enable(GateKind::LinearRow, row);
         if let Some(z) = pin {
             if read0 {
                 b.copy_of(&z, row, 0);
@@ -338,7 +340,7 @@ impl RangeChip {
         b.assign(row, 2, alpha * v0 + beta * v1 + mu * v0 * v1 + gamma)
     }
 
-    /// One lin row `out = α·a + β·c` (the common two-term case of [`Self::lin`]).
+    /// One lin row `out = α·a + β·c` (the common two-term case of [`Self::linear_row`]).
     pub fn weighted_sum(
         &self,
         b: &mut Builder,
@@ -347,7 +349,7 @@ impl RangeChip {
         c: &AssignedValue,
         beta: Native,
     ) -> AssignedValue {
-        self.lin(b, Some(a), Some(c), alpha, beta, Native::ZERO, Native::ZERO)
+        self.linear_row(b, Some(a), Some(c), alpha, beta, Native::ZERO, Native::ZERO)
     }
 
     /// Returns a bit that is 1 iff `a < c`, for `a, c ∈ [0, 2^bits)` (the caller's
@@ -366,7 +368,7 @@ impl RangeChip {
         assert!(bits <= 251);
         let lt = fe_to_big(&a.value) < fe_to_big(&c.value);
         let bit = self.load_bit(b, lt);
-        let t = self.lin(
+        let t = self.linear_row(
             b,
             Some(a),
             Some(c),
@@ -375,7 +377,7 @@ impl RangeChip {
             Native::ZERO,
             Native::ZERO,
         );
-        let u = self.lin(
+        let u = self.linear_row(
             b,
             Some(&t),
             Some(bit.cell()),
@@ -398,7 +400,7 @@ impl RangeChip {
         bits: u32,
     ) {
         assert!(bits <= 251);
-        let d = self.lin(
+        let d = self.linear_row(
             b,
             Some(a),
             Some(c),

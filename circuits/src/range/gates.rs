@@ -42,7 +42,7 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig) {
     });
     let c = cfg.clone();
     meta.create_gate("lin row", move |m| {
-        let s = m.query_selector(c.selector(GateKind::Lin));
+        let s = m.query_selector(c.selector(GateKind::LinearRow));
         let q = |m: &mut halo2_proofs::plonk::VirtualCells<'_, Native>,
                  i: usize|
          -> Expression<Native> { m.query_advice(c.main[i], Rotation::cur()) };

@@ -1,54 +1,202 @@
-//! MockProver helpers and the reusable witness-mutation test.
+//! The test harness (feature `testing`): MockProver helpers, the witness-mutation tests and
+//! [`BuilderCircuit`].
 //!
-//! [`mutation_test`] takes a satisfied circuit implementing [`Mutable`] (e.g. a
-//! [`BuilderCircuit`]), re-synthesises it once per sampled advice cell with that one cell
-//! changed (the builder's tamper hook adds a delta when the cell is assigned), and counts how
-//! many changes MockProver catches. Cells marked free by their gadget (e.g. the inverse witness
-//! of `is_zero(0)`) are not sampled. A multi-phase circuit implements [`Mutable`] by numbering
-//! the cells of its builders one after the other.
+//! [`mutation_test`] takes a satisfied circuit (any [`LaidOutCircuit`], e.g. a
+//! [`BuilderCircuit`] or either ECDSA circuit), re-synthesises it once per sampled advice cell
+//! with that one cell changed ([`Mutable::tampered`]: the adversarial prover,
+//! `layout::adversary`, writes the changed value; nothing in the circuit itself knows), and
+//! counts how many changes MockProver catches. Cells marked free by their gadget (e.g. the
+//! inverse witness of `is_zero(0)`) are not sampled. Cells are numbered in assignment order,
+//! phase 0 first. [`footprint_mutation_test`] does the same over every cell a gate reads,
+//! assigned or not.
 
+use std::sync::Arc;
+
+use halo2_proofs::circuit::{Layouter, SimpleFloorPlanner};
 use halo2_proofs::dev::MockProver;
-use halo2_proofs::plonk::{Circuit, ConstraintSystem};
+use halo2_proofs::plonk::{Circuit, ConstraintSystem, Error};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
-use crate::config::BuilderCircuit;
-use crate::footprint::{check_footprint, FootprintReport};
-use crate::layout::Native;
+use crate::config::{CircuitConfig, LaidOutCircuit};
+use crate::footprint::{check_circuit, FootprintReport};
+use crate::layout::adversary::{with_adversary, Adversary};
+use crate::layout::{Builder, CellRef, LayoutParams, Native};
 
-/// A circuit whose advice cells can be tampered with one at a time.
-pub trait Mutable: Circuit<Native> + Clone {
+/// A circuit whose whole witness is produced by a closure appending to a first-phase builder:
+/// the harness of the chip tests, the mutation tests and the cell benches.
+#[derive(Clone)]
+pub struct BuilderCircuit {
+    pub params: LayoutParams,
+    pub build: Arc<dyn Fn(&mut Builder) + Send + Sync>,
+}
+
+impl BuilderCircuit {
+    pub fn new(params: LayoutParams, build: impl Fn(&mut Builder) + Send + Sync + 'static) -> Self {
+        Self {
+            params,
+            build: Arc::new(build),
+        }
+    }
+
+    /// Runs the closure on a fresh builder.
+    pub fn builder(&self) -> Builder {
+        let mut b = Builder::new(0, self.params.clone());
+        (self.build)(&mut b);
+        b
+    }
+}
+
+impl Circuit<Native> for BuilderCircuit {
+    type Config = CircuitConfig;
+    type FloorPlanner = SimpleFloorPlanner;
+    type Params = LayoutParams;
+
+    fn without_witnesses(&self) -> Self {
+        self.clone()
+    }
+
+    fn params(&self) -> LayoutParams {
+        self.params.clone()
+    }
+
+    fn configure_with_params(
+        meta: &mut ConstraintSystem<Native>,
+        params: LayoutParams,
+    ) -> CircuitConfig {
+        CircuitConfig::configure_secp256k1(meta, params)
+    }
+
+    fn configure(meta: &mut ConstraintSystem<Native>) -> CircuitConfig {
+        CircuitConfig::configure_secp256k1(meta, LayoutParams::default())
+    }
+
+    fn synthesize(
+        &self,
+        config: CircuitConfig,
+        mut layouter: impl Layouter<Native>,
+    ) -> Result<(), Error> {
+        let b = self.builder();
+        config.assign_single_phase(&mut layouter, &b)
+    }
+}
+
+impl LaidOutCircuit for BuilderCircuit {
+    fn configured(&self) -> (ConstraintSystem<Native>, CircuitConfig) {
+        crate::config::configured::<Self>(&self.params, |c| c)
+    }
+    fn layout_builders(&self) -> Vec<Builder> {
+        vec![self.builder()]
+    }
+    fn instance_values(&self) -> Vec<Native> {
+        Vec::new()
+    }
+}
+
+/// `circuit` synthesised under the adversarial prover `adversary` (e.g. one cell written with
+/// another value); the verifying key is the circuit's own (fixed cells, selectors and copies
+/// are untouched, unless the adversary asks for the unpinned layout of before the fix).
+#[derive(Clone)]
+pub struct Tampered<C> {
+    pub inner: C,
+    pub adversary: Adversary,
+}
+
+impl<C> Tampered<C> {
+    /// `inner` with `value` written into `cell`, on top of `base`.
+    pub fn cell(inner: C, base: &Adversary, cell: CellRef, value: Native) -> Self {
+        let mut adversary = base.clone();
+        adversary.cells.insert(cell, value);
+        Self { inner, adversary }
+    }
+}
+
+impl<C: Circuit<Native>> Circuit<Native> for Tampered<C> {
+    type Config = C::Config;
+    type FloorPlanner = C::FloorPlanner;
+    type Params = C::Params;
+
+    fn without_witnesses(&self) -> Self {
+        Self {
+            inner: self.inner.without_witnesses(),
+            adversary: self.adversary.clone(),
+        }
+    }
+
+    fn params(&self) -> C::Params {
+        self.inner.params()
+    }
+
+    fn configure_with_params(meta: &mut ConstraintSystem<Native>, p: C::Params) -> C::Config {
+        C::configure_with_params(meta, p)
+    }
+
+    fn configure(meta: &mut ConstraintSystem<Native>) -> C::Config {
+        C::configure(meta)
+    }
+
+    fn synthesize(&self, config: C::Config, layouter: impl Layouter<Native>) -> Result<(), Error> {
+        with_adversary(self.adversary.clone(), || {
+            self.inner.synthesize(config, layouter)
+        })
+    }
+}
+
+impl<C: LaidOutCircuit> LaidOutCircuit for Tampered<C> {
+    fn configured(&self) -> (ConstraintSystem<Native>, CircuitConfig) {
+        self.inner.configured()
+    }
+    fn layout_builders(&self) -> Vec<Builder> {
+        self.inner.layout_builders()
+    }
+    fn instance_values(&self) -> Vec<Native> {
+        self.inner.instance_values()
+    }
+}
+
+/// What the harness does with a laid-out circuit; every [`LaidOutCircuit`] has it.
+pub trait Mutable: LaidOutCircuit + Circuit<Native> + Clone {
+    /// Every assigned cell in assignment order (phase 0 first): cell, honest value, and
+    /// whether its gadget marked it free.
+    fn assigned_cells(&self) -> Vec<(CellRef, Native, bool)> {
+        let mut out = Vec::new();
+        for b in self.layout_builders() {
+            let constrained: std::collections::HashSet<usize> =
+                b.constrained_cell_indices().into_iter().collect();
+            for (i, (c, v)) in b.advice_cells().iter().enumerate() {
+                out.push((*c, *v, !constrained.contains(&i)));
+            }
+        }
+        out
+    }
     /// Indices of the constrained advice cells (candidates for tampering) and the number of
     /// cells documented as free.
-    fn mutable_cells(&self) -> (Vec<usize>, usize);
-    /// A copy that adds `delta` to cell `index` when it is assigned.
-    fn tampered(&self, index: usize, delta: Native) -> Self;
-    /// Public inputs for MockProver (none by default).
-    fn instances(&self) -> Vec<Vec<Native>> {
-        vec![]
-    }
-    /// The footprint check of this circuit's layout ([`crate::footprint`]).
-    fn footprint(&self) -> FootprintReport;
-}
-
-impl Mutable for BuilderCircuit {
     fn mutable_cells(&self) -> (Vec<usize>, usize) {
-        let b = self.builder();
-        let all = b.constrained_cell_indices();
-        let free = b.advice_cells().len() - all.len();
+        let cells = self.assigned_cells();
+        let all: Vec<usize> = (0..cells.len()).filter(|&i| !cells[i].2).collect();
+        let free = cells.len() - all.len();
         (all, free)
     }
-    fn tampered(&self, index: usize, delta: Native) -> Self {
-        let mut c = self.clone();
-        c.tamper = Some((index, delta));
-        c
+    /// This circuit with `delta` added to assigned cell `index` (assignment order).
+    fn tampered(&self, index: usize, delta: Native) -> Tampered<Self> {
+        let (cell, value, _) = self.assigned_cells()[index];
+        Tampered::cell(self.clone(), &Adversary::default(), cell, value + delta)
     }
+    /// Public inputs for MockProver: the instance column, if the circuit has one.
+    fn instances(&self) -> Vec<Vec<Native>> {
+        if self.configured().0.num_instance_columns() == 0 {
+            vec![]
+        } else {
+            vec![self.instance_values()]
+        }
+    }
+    /// The footprint check of this circuit's layout ([`crate::footprint`]).
     fn footprint(&self) -> FootprintReport {
-        let mut cs = ConstraintSystem::default();
-        let config = BuilderCircuit::configure_with_params(&mut cs, self.params.clone());
-        check_footprint(&cs, &config, &[&self.builder()])
+        check_circuit(self)
     }
 }
+
+impl<C: LaidOutCircuit + Circuit<Native> + Clone> Mutable for C {}
 
 /// `Ok` iff the layout passes the footprint check ([`crate::footprint`]: every cell a gate
 /// reads is assigned and constrained) and MockProver is satisfied; the error says why not.
@@ -89,90 +237,57 @@ impl std::fmt::Display for MutationReport {
     }
 }
 
-/// Changes up to `samples` sampled constrained advice cells of `circuit`, one at a time, and
-/// checks each with MockProver. Deltas alternate between +1 and a random field element, so
-/// both "small" changes (a chunk that stays in range) and wild ones are tried. Panics if the
-/// untampered circuit is not satisfied (a broken test).
-pub fn mutation_test<C: Mutable>(k: u32, circuit: &C, samples: usize, seed: u64) -> MutationReport {
-    if let Err(e) = mock_verify(k, circuit) {
-        panic!("the untampered circuit must be satisfied: {e}");
-    }
-    let (all, free) = circuit.mutable_cells();
+/// The deltas of a mutation run: +1 and random field elements drawn from `seed`, alternating,
+/// so both "small" changes (a chunk that stays in range) and wild ones are tried.
+fn deltas(seed: u64, n: usize) -> Vec<Native> {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
-    let picked: Vec<usize> = if all.len() <= samples {
-        all
-    } else {
-        let mut v = all;
-        for i in 0..samples {
-            let j = i + (rng.next_u64() as usize) % (v.len() - i);
-            v.swap(i, j);
-        }
-        v.truncate(samples);
-        v
-    };
-    let mut report = MutationReport {
-        caught: 0,
-        total: picked.len(),
-        escaped: Vec::new(),
-        free,
-    };
-    for (n, idx) in picked.into_iter().enumerate() {
-        let delta = if n % 2 == 0 {
-            Native::from(1u64)
-        } else {
-            Native::from(rng.next_u64()) + Native::from(1u64)
-        };
-        if mock_only(k, &circuit.tampered(idx, delta)).is_err() {
-            report.caught += 1;
-        } else {
-            report.escaped.push(idx);
-        }
-    }
-    report
-}
-
-/// Mutates each cell of `indices` (assignment indices, see [`Mutable::mutable_cells`]) once, on
-/// `threads` threads: deltas alternate between +1 and a random field element drawn from
-/// `seed`. Indices of free cells are skipped (counted in `free`). Panics if the untampered
-/// circuit is not satisfied (a broken test).
-pub fn mutation_test_cells<C: Mutable + Sync>(
-    k: u32,
-    circuit: &C,
-    indices: &[usize],
-    seed: u64,
-    threads: usize,
-) -> MutationReport {
-    if let Err(e) = mock_verify(k, circuit) {
-        panic!("the untampered circuit must be satisfied: {e}");
-    }
-    let (all, _) = circuit.mutable_cells();
-    let constrained: std::collections::HashSet<usize> = all.into_iter().collect();
-    let mut rng = ChaCha20Rng::seed_from_u64(seed);
-    let jobs: Vec<(usize, Native)> = indices
-        .iter()
-        .filter(|i| constrained.contains(i))
-        .enumerate()
-        .map(|(n, &i)| {
-            let d = if n % 2 == 0 {
+    (0..n)
+        .map(|i| {
+            if i % 2 == 0 {
                 Native::from(1u64)
             } else {
                 Native::from(rng.next_u64()) + Native::from(1u64)
-            };
-            (i, d)
+            }
         })
-        .collect();
-    let free = indices.len() - jobs.len();
+        .collect()
+}
+
+/// Up to `samples` of `items`, chosen uniformly (a partial Fisher–Yates shuffle from `seed`).
+fn sample<T>(mut items: Vec<T>, samples: usize, seed: u64) -> Vec<T> {
+    if items.len() > samples {
+        let mut rng = ChaCha20Rng::seed_from_u64(seed ^ 0x5eed);
+        for i in 0..samples {
+            let j = i + (rng.next_u64() as usize) % (items.len() - i);
+            items.swap(i, j);
+        }
+        items.truncate(samples);
+    }
+    items
+}
+
+/// Runs each job (a cell, the value written there, the id reported when it escapes) as one
+/// MockProver run of `circuit` under `base` plus that write, on `threads` threads; returns
+/// the ids of the writes MockProver accepted.
+fn escaped_writes<C: Mutable + Sync>(
+    k: u32,
+    circuit: &C,
+    base: &Adversary,
+    jobs: &[(CellRef, Native, usize)],
+    threads: usize,
+) -> Vec<usize> {
     let threads = threads.max(1);
-    let escaped: Vec<usize> = std::thread::scope(|s| {
+    std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
-                let jobs = &jobs;
                 s.spawn(move || {
                     jobs.iter()
                         .skip(t)
                         .step_by(threads)
-                        .filter(|(i, d)| mock_only(k, &circuit.tampered(*i, *d)).is_ok())
-                        .map(|(i, _)| *i)
+                        .filter(|(cell, v, _)| {
+                            let w = Tampered::cell(circuit.clone(), base, *cell, *v);
+                            mock_only(k, &w).is_ok()
+                        })
+                        .map(|(_, _, id)| *id)
                         .collect::<Vec<_>>()
                 })
             })
@@ -184,12 +299,52 @@ pub fn mutation_test_cells<C: Mutable + Sync>(
                 Err(e) => std::panic::resume_unwind(e),
             })
             .collect()
-    });
+    })
+}
+
+/// Changes up to `samples` sampled constrained advice cells of `circuit`, one at a time, and
+/// checks each with MockProver (deltas: [`deltas`]). Panics if the untampered circuit is not
+/// satisfied (a broken test).
+pub fn mutation_test<C: Mutable + Sync>(
+    k: u32,
+    circuit: &C,
+    samples: usize,
+    seed: u64,
+) -> MutationReport {
+    let (all, free) = circuit.mutable_cells();
+    let picked = sample(all, samples, seed);
+    MutationReport {
+        free,
+        ..mutation_test_cells(k, circuit, &picked, seed, 1)
+    }
+}
+
+/// Mutates each cell of `indices` (assignment indices, see [`Mutable::mutable_cells`]) once, on
+/// `threads` threads (deltas: [`deltas`]). Indices of free cells are skipped (counted in
+/// `free`). Panics if the untampered circuit is not satisfied (a broken test).
+pub fn mutation_test_cells<C: Mutable + Sync>(
+    k: u32,
+    circuit: &C,
+    indices: &[usize],
+    seed: u64,
+    threads: usize,
+) -> MutationReport {
+    if let Err(e) = mock_verify(k, circuit) {
+        panic!("the untampered circuit must be satisfied: {e}");
+    }
+    let cells = circuit.assigned_cells();
+    let chosen: Vec<usize> = indices.iter().copied().filter(|&i| !cells[i].2).collect();
+    let jobs: Vec<(CellRef, Native, usize)> = chosen
+        .iter()
+        .zip(deltas(seed, chosen.len()))
+        .map(|(&i, d)| (cells[i].0, cells[i].1 + d, i))
+        .collect();
+    let escaped = escaped_writes(k, circuit, &Adversary::default(), &jobs, threads);
     MutationReport {
         caught: jobs.len() - escaped.len(),
         total: jobs.len(),
         escaped,
-        free,
+        free: indices.len() - jobs.len(),
     }
 }
 
@@ -197,52 +352,34 @@ pub fn mutation_test_cells<C: Mutable + Sync>(
 /// lookup reads, assigned or not: [`crate::footprint`]), one at a time, through the adversarial
 /// prover ([`crate::layout::adversary`]): an assigned cell gets its value plus a delta, an
 /// unassigned one the delta (what the layout before the absent-operand fix allowed). `base`
-/// is the adversary every run starts from (e.g. `unpinned`). Deltas alternate between +1 and a
-/// random field element. Cells marked free are skipped (counted in `free`). The circuit must
-/// have been satisfied once already (a batch circuit then builds its footprint with the
-/// challenges MockProver drew).
-#[cfg(feature = "adversary")]
-pub fn footprint_mutation_test<C: Mutable>(
+/// is the adversary every run starts from (e.g. `unpinned`). Cells marked free are skipped
+/// (counted in `free`); `escaped` holds positions in the footprint. The circuit must have been
+/// satisfied once already (a batch circuit then builds its footprint with the challenges
+/// MockProver drew).
+pub fn footprint_mutation_test<C: Mutable + Sync>(
     k: u32,
     circuit: &C,
     samples: usize,
     seed: u64,
-    base: &crate::layout::adversary::Adversary,
+    base: &Adversary,
 ) -> MutationReport {
-    use crate::layout::adversary::with_adversary;
     let fp = with_adversary(base.clone(), || circuit.footprint()).footprint;
     let free = fp.iter().filter(|c| c.free).count();
-    let mut cells: Vec<_> = fp.into_iter().filter(|c| !c.free).collect();
-    let mut rng = ChaCha20Rng::seed_from_u64(seed);
-    if cells.len() > samples {
-        for i in 0..samples {
-            let j = i + (rng.next_u64() as usize) % (cells.len() - i);
-            cells.swap(i, j);
-        }
-        cells.truncate(samples);
-    }
-    let mut report = MutationReport {
-        caught: 0,
-        total: cells.len(),
-        escaped: Vec::new(),
+    let cells: Vec<(usize, crate::footprint::FootprintCell)> =
+        fp.into_iter().filter(|c| !c.free).enumerate().collect();
+    let cells = sample(cells, samples, seed);
+    let jobs: Vec<(CellRef, Native, usize)> = cells
+        .iter()
+        .zip(deltas(seed, cells.len()))
+        .map(|((i, c), d)| (c.cell, c.value.map_or(d, |v| v + d), *i))
+        .collect();
+    let escaped = escaped_writes(k, circuit, base, &jobs, 1);
+    MutationReport {
+        caught: jobs.len() - escaped.len(),
+        total: jobs.len(),
+        escaped,
         free,
-    };
-    for (n, c) in cells.iter().enumerate() {
-        let delta = if n % 2 == 0 {
-            Native::from(1u64)
-        } else {
-            Native::from(rng.next_u64()) + Native::from(1u64)
-        };
-        let mut adv = base.clone();
-        adv.cells
-            .insert(c.cell, c.value.map_or(delta, |v| v + delta));
-        if with_adversary(adv, || mock_only(k, circuit)).is_err() {
-            report.caught += 1;
-        } else {
-            report.escaped.push(n);
-        }
     }
-    report
 }
 
 /// A valid ECDSA* witness from fixed secrets (halo2curves arithmetic only; for the circuits

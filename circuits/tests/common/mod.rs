@@ -1,11 +1,11 @@
 #![allow(dead_code)]
 //! Shared helpers of the circuits tests: small-k parameters and chip construction.
 
-use batch_ecdsa_circuits::config::BuilderCircuit;
 use batch_ecdsa_circuits::field::FieldChip;
 use batch_ecdsa_circuits::layout::{Builder, LayoutParams};
 use batch_ecdsa_circuits::range::RangeChip;
 use batch_ecdsa_circuits::test_utils::mock_verify;
+use batch_ecdsa_circuits::test_utils::BuilderCircuit;
 use halo2curves::secp256k1::{Fp, Fq};
 
 /// k of the MockProver runs: table of 2^11 + 2 + 16 rows fits in 2^12.
@@ -44,51 +44,17 @@ pub fn assert_fails(build: impl Fn(&mut Builder) + Send + Sync + 'static) {
     );
 }
 
-/// Real KZG (SHPLONK, Blake2b) keygen on `keygen_circuit`, a proof of `circuit`, and whether it
-/// verifies. Insecure fixed-seed params: for tests only.
+/// Real KZG (SHPLONK, Blake2b) keygen on `keygen_circuit`, a proof of `circuit` (no instance
+/// column), and whether it verifies. Insecure fixed-seed params: for tests only.
 pub fn prove_and_verify<C: halo2_proofs::plonk::Circuit<batch_ecdsa_circuits::layout::Native>>(
     k: u32,
     keygen_circuit: &C,
     circuit: C,
 ) -> bool {
-    use halo2_proofs::plonk::{create_proof, keygen_pk, keygen_vk, verify_proof};
-    use halo2_proofs::poly::commitment::ParamsProver;
-    use halo2_proofs::poly::kzg::commitment::{KZGCommitmentScheme, ParamsKZG};
-    use halo2_proofs::poly::kzg::multiopen::{ProverSHPLONK, VerifierSHPLONK};
-    use halo2_proofs::poly::kzg::strategy::SingleStrategy;
-    use halo2_proofs::transcript::{
-        Blake2bRead, Blake2bWrite, Challenge255, TranscriptReadBuffer, TranscriptWriterBuffer,
-    };
-    use halo2curves::bn256::{Bn256, G1Affine};
-    use rand_chacha::rand_core::SeedableRng;
-    use rand_chacha::ChaCha20Rng;
-    let params = ParamsKZG::<Bn256>::setup(k, ChaCha20Rng::seed_from_u64(0));
-    let vk = keygen_vk(&params, keygen_circuit).expect("vk");
-    let pk = keygen_pk(&params, vk, keygen_circuit).expect("pk");
-    let mut transcript = Blake2bWrite::<_, G1Affine, Challenge255<_>>::init(vec![]);
-    create_proof::<KZGCommitmentScheme<Bn256>, ProverSHPLONK<'_, Bn256>, _, _, _, _>(
-        &params,
-        &pk,
-        &[circuit],
-        &[&[]],
-        ChaCha20Rng::seed_from_u64(1),
-        &mut transcript,
-    )
-    .expect("proof");
-    let proof = transcript.finalize();
-    let mut tr = Blake2bRead::<_, G1Affine, Challenge255<_>>::init(&proof[..]);
-    verify_proof::<KZGCommitmentScheme<Bn256>, VerifierSHPLONK<'_, Bn256>, _, _, _>(
-        params.verifier_params(),
-        pk.get_vk(),
-        SingleStrategy::new(&params),
-        &[&[]],
-        &mut tr,
-    )
-    .is_ok()
+    prove_and_verify_with(k, keygen_circuit, circuit, &[])
 }
 
-/// Keygen from `keygen_circuit`, a real SHPLONK proof of `circuit` with one instance column
-/// `instance`, and its verification: true iff the proof verifies.
+/// [`prove_and_verify`] for a circuit with one instance column holding `instance`.
 pub fn prove_and_verify_with_instance<
     C: halo2_proofs::plonk::Circuit<batch_ecdsa_circuits::layout::Native>,
 >(
@@ -97,6 +63,17 @@ pub fn prove_and_verify_with_instance<
     circuit: C,
     instance: &[batch_ecdsa_circuits::layout::Native],
 ) -> bool {
+    prove_and_verify_with(k, keygen_circuit, circuit, &[instance])
+}
+
+/// Keygen from `keygen_circuit`, a real SHPLONK proof of `circuit` with the instance columns
+/// `columns`, and its verification: true iff the proof verifies.
+fn prove_and_verify_with<C: halo2_proofs::plonk::Circuit<batch_ecdsa_circuits::layout::Native>>(
+    k: u32,
+    keygen_circuit: &C,
+    circuit: C,
+    columns: &[&[batch_ecdsa_circuits::layout::Native]],
+) -> bool {
     use halo2_proofs::plonk::{create_proof, keygen_pk, keygen_vk, verify_proof};
     use halo2_proofs::poly::commitment::ParamsProver;
     use halo2_proofs::poly::kzg::commitment::{KZGCommitmentScheme, ParamsKZG};
@@ -116,7 +93,7 @@ pub fn prove_and_verify_with_instance<
         &params,
         &pk,
         &[circuit],
-        &[&[instance]],
+        &[columns],
         ChaCha20Rng::seed_from_u64(1),
         &mut transcript,
     )
@@ -127,7 +104,7 @@ pub fn prove_and_verify_with_instance<
         params.verifier_params(),
         pk.get_vk(),
         SingleStrategy::new(&params),
-        &[&[instance]],
+        &[columns],
         &mut tr,
     )
     .is_ok()
