@@ -2,11 +2,9 @@
 
 mod common;
 
-use batch_ecdsa_circuits::ecc::{odd_digit, AccPoint, EccChip, WINDOW};
-use batch_ecdsa_circuits::field::FieldChip;
+use batch_ecdsa_circuits::ecc::{odd_digit, AccPoint, WINDOW};
 use batch_ecdsa_circuits::field::Proper;
 use batch_ecdsa_circuits::layout::{Builder, LayoutParams};
-use batch_ecdsa_circuits::range::RangeChip;
 use batch_ecdsa_circuits::test_utils::mock_verify;
 use batch_ecdsa_circuits::test_utils::BuilderCircuit;
 use ff::Field;
@@ -15,19 +13,7 @@ use halo2curves::secp256k1::{Fq, Secp256k1, Secp256k1Affine};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
-/// Lookup bits of the ecc tests (table 2^L plus window sections).
-const L: u32 = 12;
-
-fn params() -> LayoutParams {
-    let mut p = LayoutParams::new(L);
-    p.extra_gates = true;
-    p
-}
-
-fn chip(b: &Builder) -> EccChip {
-    let r = RangeChip::new(b.params.clone());
-    EccChip::new(FieldChip::new(r.clone(), 0), FieldChip::new(r, 1))
-}
+use common::{ecc_chip as chip, ecc_params as params};
 
 /// Builds, picks the smallest k that fits, and runs MockProver.
 fn check(build: impl Fn(&mut Builder) + Send + Sync + 'static) -> Result<(), String> {

@@ -2,16 +2,15 @@
 //! degenerate additions — equal x, also through a non-canonical representative — forged
 //! chained runs, wrong table entries and indices) and witness mutation.
 
+mod common;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use batch_ecdsa_circuits::bigint::{fe_to_big, modulus};
-use batch_ecdsa_circuits::ecc::{
-    odd_windows, odd_windows_short, AccPoint, AddWitness, EccChip, WINDOW,
-};
-use batch_ecdsa_circuits::field::{FieldChip, Proper};
+use batch_ecdsa_circuits::ecc::{odd_windows, odd_windows_short, AccPoint, AddWitness, WINDOW};
+use batch_ecdsa_circuits::field::Proper;
 use batch_ecdsa_circuits::layout::{Builder, LayoutParams, Native};
-use batch_ecdsa_circuits::range::RangeChip;
 use batch_ecdsa_circuits::test_utils::BuilderCircuit;
 use batch_ecdsa_circuits::test_utils::{mock_verify, mutation_test, Mutable};
 use ff::Field;
@@ -21,18 +20,7 @@ use num_bigint::BigUint;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
-const L: u32 = 12;
-
-fn params() -> LayoutParams {
-    let mut p = LayoutParams::new(L);
-    p.extra_gates = true;
-    p
-}
-
-fn chip(b: &Builder) -> EccChip {
-    let r = RangeChip::new(b.params.clone());
-    EccChip::new(FieldChip::new(r.clone(), 0), FieldChip::new(r, 1))
-}
+use common::{ecc_chip as chip, ecc_params as params};
 
 fn k_of(c: &BuilderCircuit) -> u32 {
     c.params.min_k(c.builder().rows() as usize)

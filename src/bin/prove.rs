@@ -32,7 +32,8 @@ const DEMO_COUNT: usize = 2;
 #[derive(Parser, Debug)]
 #[command(name = "prove", version)]
 struct Args {
-    /// The batch file (JSON, format in the README, *Batch file*); without it a demo batch is generated.
+    /// The batch file (JSON, format in the README, *Batch file*); without it a demo batch is
+    /// generated.
     #[arg(long, conflicts_with = "count")]
     batch: Option<PathBuf>,
     /// Size of the demo batch.

@@ -26,8 +26,8 @@ struct Args {
     /// A proof file written by `prove`.
     #[arg(long)]
     proof: Option<PathBuf>,
-    /// The batch file (JSON, format in the README, *Batch file*): checked natively with --native; with --proof, its
-    /// public inputs (hash, key) must be the proof's.
+    /// The batch file (JSON, format in the README, *Batch file*): checked natively with
+    /// --native; with --proof, its public inputs (hash, key) must be the proof's.
     #[arg(long)]
     batch: Option<PathBuf>,
     /// Reject high s (s > n/2), as Ethereum does since EIP-2.

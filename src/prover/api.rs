@@ -106,7 +106,8 @@ fn timed<T>(progress: &dyn Progress, phase: Phase, f: impl FnOnce() -> T) -> (T,
     (out, elapsed)
 }
 
-/// Errors of the prover. [`ProverError::exit_code`] maps them to the exit codes in the README's *Commands*.
+/// Errors of the prover. [`ProverError::exit_code`] maps them to the exit codes in the
+/// README's *Commands*.
 #[derive(Debug, thiserror::Error)]
 pub enum ProverError {
     #[error(transparent)]

@@ -1,5 +1,6 @@
-//! The prover side (README, *How it works* and *Commands*): KZG parameters, the circuit choice and its layout, keys
-//! (cached), proofs and proof files, and the [`api`] a sequencer uses.
+//! The prover side (README, *How it works* and *Commands*): KZG parameters, the circuit
+//! choice and its layout, keys (cached), proofs and proof files, and the [`api`] a sequencer
+//! uses.
 //!
 //! Layers, each using only those above it in this list: [`params`] (the SRS), [`circuit`]
 //! (which circuit, its layout, witnesses from a batch file), [`keys`] (keygen, key hash,

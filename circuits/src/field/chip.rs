@@ -281,20 +281,7 @@ impl<P: PrimeField> FieldChip<P> {
             b.copy_of(&x.inner.limbs[i], row, i);
             s += x.inner.limbs[i].value;
         }
-        let inv = b.assign(row, 3, s.invert().unwrap_or(Native::ZERO));
-        let z = b.assign(
-            row + 1,
-            0,
-            if s == Native::ZERO {
-                Native::ONE
-            } else {
-                Native::ZERO
-            },
-        );
-        if s == Native::ZERO {
-            b.mark_free(&inv);
-        }
-        AssignedBit(z)
+        zero_test_witness(b, s, row, 0)
     }
 
     /// 1 iff `x = y`. Both canonical, so equal iff all limbs equal iff `s = Σ (x_i − y_i)²`
@@ -309,20 +296,7 @@ impl<P: PrimeField> FieldChip<P> {
             let d = x.inner.limbs[i].value - y.inner.limbs[i].value;
             s += d * d;
         }
-        let inv = b.assign(row, 3, s.invert().unwrap_or(Native::ZERO));
-        let z = b.assign(
-            row + 1,
-            3,
-            if s == Native::ZERO {
-                Native::ONE
-            } else {
-                Native::ZERO
-            },
-        );
-        if s == Native::ZERO {
-            b.mark_free(&inv);
-        }
-        AssignedBit(z)
+        zero_test_witness(b, s, row, 3)
     }
 
     /// Constrains `x = y`: copy constraints between the limb cells of the two (distinct)
@@ -446,4 +420,16 @@ impl<P: PrimeField> FieldChip<P> {
     pub fn limb_cells(x: &impl FieldValue<P>) -> [AssignedValue; NUM_LIMBS] {
         x.crt().limbs
     }
+}
+
+/// The witness of an is-zero / is-equal block whose tested sum is `s`: the inverse at column
+/// 3 of `row` and the result `z = [s = 0]` at column `z_col` of `row + 1` (the gate forces z;
+/// the inverse is free when `s = 0`, and marked so).
+fn zero_test_witness(b: &mut Builder, s: Native, row: u32, z_col: usize) -> AssignedBit {
+    let inv = b.assign(row, 3, s.invert().unwrap_or(Native::ZERO));
+    let z = b.assign(row + 1, z_col, Native::from(u64::from(s == Native::ZERO)));
+    if s == Native::ZERO {
+        b.mark_free(&inv);
+    }
+    AssignedBit(z)
 }

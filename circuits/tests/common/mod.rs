@@ -17,6 +17,21 @@ pub fn params() -> LayoutParams {
     p
 }
 
+/// Lookup bits of the ecc tests (table 2^L plus window sections).
+pub const ECC_L: u32 = 12;
+
+/// Parameters of the ecc tests: lookup bits [`ECC_L`], the extra gates on.
+pub fn ecc_params() -> LayoutParams {
+    let mut p = LayoutParams::new(ECC_L);
+    p.extra_gates = true;
+    p
+}
+
+/// The curve chip over both field chips of the builder's parameters.
+pub fn ecc_chip(b: &Builder) -> batch_ecdsa_circuits::ecc::EccChip {
+    batch_ecdsa_circuits::ecc::EccChip::new(fp_chip(b), fq_chip(b))
+}
+
 pub fn fp_chip(b: &Builder) -> FieldChip<Fp> {
     FieldChip::new(RangeChip::new(b.params.clone()), 0)
 }
