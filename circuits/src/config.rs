@@ -234,6 +234,54 @@ fn configure_challenge_gate(
     });
 }
 
+/// The configuration of a circuit with one instance column: the chip configuration plus the
+/// instance column and its gate ([`CircuitConfig::configure_instance`]). Both ECDSA circuits
+/// use it.
+#[derive(Clone, Debug)]
+pub struct InstanceConfig {
+    pub base: CircuitConfig,
+    pub instance: Column<halo2_proofs::plonk::Instance>,
+}
+
+impl InstanceConfig {
+    /// secp256k1's moduli (`CircuitConfig::configure_secp256k1`) and one instance column.
+    pub fn configure(meta: &mut ConstraintSystem<Native>, params: LayoutParams) -> Self {
+        let mut base = CircuitConfig::configure_secp256k1(meta, params);
+        let instance = base.configure_instance(meta);
+        Self { base, instance }
+    }
+}
+
+/// The `Circuit` methods every circuit on these chips shares (inside its `impl Circuit`): the
+/// layout depends only on the circuit's `params` field, never on witness values, so
+/// `without_witnesses` is a clone (keygen reads only fixed columns and selectors);
+/// `configure_with_params` is `$configure(meta, params)` and `configure` uses `$default`.
+macro_rules! layout_circuit_methods {
+    ($config:ty, $configure:path, $default:expr) => {
+        fn without_witnesses(&self) -> Self {
+            self.clone()
+        }
+
+        fn params(&self) -> $crate::layout::LayoutParams {
+            self.params.clone()
+        }
+
+        fn configure_with_params(
+            meta: &mut ::halo2_proofs::plonk::ConstraintSystem<$crate::layout::Native>,
+            params: $crate::layout::LayoutParams,
+        ) -> $config {
+            $configure(meta, params)
+        }
+
+        fn configure(
+            meta: &mut ::halo2_proofs::plonk::ConstraintSystem<$crate::layout::Native>,
+        ) -> $config {
+            $configure(meta, $default)
+        }
+    };
+}
+pub(crate) use layout_circuit_methods;
+
 /// A fresh constraint system configured by the circuit type `C` for `params`, and the chip
 /// configuration inside `C`'s configuration (`base`).
 pub fn configured<C: Circuit<Native, Params = LayoutParams>>(

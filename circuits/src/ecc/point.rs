@@ -98,6 +98,13 @@ impl EccChip {
         Self { fp, fq }
     }
 
+    /// The curve chip over the field chips of `params`, with `Fp` as modulus 0 and `Fq` as
+    /// modulus 1 (as `CircuitConfig::configure_secp256k1` registers them).
+    pub fn for_params(params: &crate::layout::LayoutParams) -> Self {
+        let range = crate::range::RangeChip::new(params.clone());
+        Self::new(FieldChip::new(range.clone(), 0), FieldChip::new(range, 1))
+    }
+
     /// Loads a witness point; proves canonical coordinates and `y² = x³ + 7` (so never the
     /// identity). The identity (or any off-curve value) is loaded as its coordinates and makes
     /// the circuit unsatisfiable; nothing panics.

@@ -102,7 +102,7 @@ use std::collections::HashMap;
 use ff::Field;
 use group::Curve;
 use halo2_proofs::circuit::{Layouter, SimpleFloorPlanner};
-use halo2_proofs::plonk::{Circuit, Column, ConstraintSystem, Error, Instance};
+use halo2_proofs::plonk::{Circuit, ConstraintSystem, Error};
 use halo2curves::secp256k1::Secp256k1;
 use halo2curves::secp256k1::{Fp, Fq};
 use num_bigint::BigUint;
@@ -113,14 +113,13 @@ use super::challenge::{
 };
 use super::scalar::{self, NonZeroScalar};
 use super::witness::SignatureWitness;
-use crate::config::{CircuitConfig, LaidOutCircuit};
+use crate::config::{layout_circuit_methods, CircuitConfig, InstanceConfig, LaidOutCircuit};
 use crate::ecc::{
     assert_window, odd_windows, EccChip, MsmTerm, PointLookupTable, ScalarWindow, WINDOW,
 };
 use crate::field::params::{to_limbs, NUM_LIMBS};
 use crate::field::{FieldChip, FieldValue, Overflowing, Proper, Reduced, Relation};
 use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
-use crate::range::RangeChip;
 
 /// The Straus window of the `Qᵢ` and G terms: 5 (32-entry tables of `Qᵢ`, 52 windows of each
 /// full-width scalar). Measured for w = 3, 4, 5 at every B from 1 to 256 (`batch_cells`,
@@ -194,11 +193,7 @@ pub fn fits_in(params: &LayoutParams, rows: usize, k: u32) -> bool {
 
 /// Columns: the shared chip configuration (the phase-0 commit column, the phase-1 column
 /// groups and the challenges) plus one instance column.
-#[derive(Clone, Debug)]
-pub struct BatchConfig {
-    pub base: CircuitConfig,
-    pub instance: Column<Instance>,
-}
+pub type BatchConfig = InstanceConfig;
 
 /// The batch circuit (see the module doc).
 #[derive(Clone, Debug)]
@@ -296,15 +291,7 @@ fn check_signature(
     window: u32,
 ) -> (SigChecked, Vec<AssignedValue>) {
     let fq = &ecc.fq;
-    let q = ecc.load_point_xy(b, &w.q.0, &w.q.1);
-    let r_point = ecc.load_point_xy(b, &w.r_point.0, &w.r_point.1);
-    // `SignatureWitness` guarantees h, s < 2^256, so these loads cannot fail; the fallback
-    // (load n, which is not canonical) keeps the builder panic-free regardless.
-    let n = crate::bigint::modulus::<Fq>();
-    let h = scalar::load_canonical_scalar(fq, b, &w.h)
-        .unwrap_or_else(|_| scalar::load_canonical_scalar(fq, b, &n).expect("n < 2^256"));
-    let s = scalar::load_signature_scalar(fq, b, &w.s)
-        .unwrap_or_else(|_| scalar::load_signature_scalar(fq, b, &n).expect("n < 2^256"));
+    let super::LoadedSignature { q, r_point, h, s } = super::load_signature(ecc, b, w);
     bind_raw(b, &raw[..NUM_LIMBS], r_point.x.limbs());
     bind_raw(b, &raw[NUM_LIMBS..2 * NUM_LIMBS], r_point.y.limbs());
     bind_raw(b, &raw[2 * NUM_LIMBS..], s.value().limbs());
@@ -465,10 +452,7 @@ impl BatchEcdsaCircuit {
 
     /// The chips of this circuit's parameters.
     pub fn chip(&self) -> EccChip {
-        let range = RangeChip::new(self.params.clone());
-        let fp: FieldChip<Fp> = FieldChip::new(range.clone(), 0);
-        let fq: FieldChip<Fq> = FieldChip::new(range, 1);
-        EccChip::new(fp, fq)
+        EccChip::for_params(&self.params)
     }
 
     /// Phase 0: the commit builder (one column, one raw value per row, no gates) and the raw
@@ -663,28 +647,11 @@ impl Circuit<Native> for BatchEcdsaCircuit {
     type FloorPlanner = SimpleFloorPlanner;
     type Params = LayoutParams;
 
-    /// The layout does not depend on the witness values (keygen reads only fixed columns and
-    /// selectors), so the key is generated from the circuit itself.
-    fn without_witnesses(&self) -> Self {
-        self.clone()
-    }
-
-    fn params(&self) -> LayoutParams {
-        self.params.clone()
-    }
-
-    fn configure_with_params(
-        meta: &mut ConstraintSystem<Native>,
-        params: LayoutParams,
-    ) -> BatchConfig {
-        let mut base = CircuitConfig::configure_secp256k1(meta, params);
-        let instance = base.configure_instance(meta);
-        BatchConfig { base, instance }
-    }
-
-    fn configure(meta: &mut ConstraintSystem<Native>) -> BatchConfig {
-        Self::configure_with_params(meta, batch_params(17, DEFAULT_BATCH_WINDOW))
-    }
+    layout_circuit_methods!(
+        BatchConfig,
+        InstanceConfig::configure,
+        batch_params(17, DEFAULT_BATCH_WINDOW)
+    );
 
     fn synthesize(
         &self,

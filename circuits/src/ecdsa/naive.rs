@@ -31,35 +31,20 @@
 use std::collections::HashMap;
 
 use halo2_proofs::circuit::{Layouter, SimpleFloorPlanner};
-use halo2_proofs::plonk::{Circuit, Column, ConstraintSystem, Error, Instance};
-use halo2curves::secp256k1::{Fp, Fq};
+use halo2_proofs::plonk::{Circuit, ConstraintSystem, Error};
 
 use super::scalar;
 use super::witness::SignatureWitness;
-use crate::config::{CircuitConfig, LaidOutCircuit};
+use crate::config::{layout_circuit_methods, CircuitConfig, InstanceConfig, LaidOutCircuit};
 use crate::ecc::EccChip;
-use crate::field::FieldChip;
 use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
-use crate::range::RangeChip;
 
 /// Default window of the MSM `u·G + v·Q`: 5, the cheapest of 3, 4, 5 (`batch_cells`: 83,766
 /// cells per signature against 87,347 at w = 4 and 94,697 at w = 3).
 pub const DEFAULT_WINDOW: u32 = 5;
 
 /// Columns of the naive circuit: the shared chip configuration plus one instance column.
-#[derive(Clone, Debug)]
-pub struct NaiveConfig {
-    pub base: CircuitConfig,
-    pub instance: Column<Instance>,
-}
-
-impl NaiveConfig {
-    pub fn configure(meta: &mut ConstraintSystem<Native>, params: LayoutParams) -> Self {
-        let mut base = CircuitConfig::configure_secp256k1(meta, params);
-        let instance = base.configure_instance(meta);
-        Self { base, instance }
-    }
-}
+pub type NaiveConfig = InstanceConfig;
 
 /// B independent ECDSA* verifications (see the module doc).
 #[derive(Clone, Debug)]
@@ -80,15 +65,7 @@ pub fn verify_signature(
     window: u32,
 ) -> Vec<AssignedValue> {
     let fq = &ecc.fq;
-    let q = ecc.load_point_xy(b, &w.q.0, &w.q.1);
-    let r_point = ecc.load_point_xy(b, &w.r_point.0, &w.r_point.1);
-    // `SignatureWitness` guarantees h, s < 2^256, so these loads cannot fail; the fallback
-    // (load n, which is not canonical) keeps the builder panic-free regardless.
-    let n = crate::bigint::modulus::<Fq>();
-    let h = scalar::load_canonical_scalar(fq, b, &w.h)
-        .unwrap_or_else(|_| scalar::load_canonical_scalar(fq, b, &n).expect("n < 2^256"));
-    let s = scalar::load_signature_scalar(fq, b, &w.s)
-        .unwrap_or_else(|_| scalar::load_signature_scalar(fq, b, &n).expect("n < 2^256"));
+    let super::LoadedSignature { q, r_point, h, s } = super::load_signature(ecc, b, w);
     let r = scalar::x_mod_n(fq, b, &r_point.x);
     let u = scalar::div(fq, b, &h, &s);
     let v = scalar::div(fq, b, r.value(), &s);
@@ -141,10 +118,7 @@ impl NaiveEcdsaCircuit {
 
     /// The chips of this circuit's parameters.
     pub fn chip(&self) -> EccChip {
-        let range = RangeChip::new(self.params.clone());
-        let fp: FieldChip<Fp> = FieldChip::new(range.clone(), 0);
-        let fq: FieldChip<Fq> = FieldChip::new(range, 1);
-        EccChip::new(fp, fq)
+        EccChip::for_params(&self.params)
     }
 
     /// Runs the whole layout: the builder and the public cells in instance order.
@@ -179,26 +153,11 @@ impl Circuit<Native> for NaiveEcdsaCircuit {
     type FloorPlanner = SimpleFloorPlanner;
     type Params = LayoutParams;
 
-    /// The layout does not depend on the witness values, so the key is generated from the
-    /// circuit itself (halo2 only reads the fixed columns and selectors then).
-    fn without_witnesses(&self) -> Self {
-        self.clone()
-    }
-
-    fn params(&self) -> LayoutParams {
-        self.params.clone()
-    }
-
-    fn configure_with_params(
-        meta: &mut ConstraintSystem<Native>,
-        params: LayoutParams,
-    ) -> NaiveConfig {
-        NaiveConfig::configure(meta, params)
-    }
-
-    fn configure(meta: &mut ConstraintSystem<Native>) -> NaiveConfig {
-        NaiveConfig::configure(meta, LayoutParams::default())
-    }
+    layout_circuit_methods!(
+        NaiveConfig,
+        InstanceConfig::configure,
+        LayoutParams::default()
+    );
 
     fn synthesize(
         &self,

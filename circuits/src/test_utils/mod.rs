@@ -18,7 +18,7 @@ use halo2_proofs::plonk::{Circuit, ConstraintSystem, Error};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
-use crate::config::{CircuitConfig, LaidOutCircuit};
+use crate::config::{layout_circuit_methods, CircuitConfig, LaidOutCircuit};
 use crate::footprint::{check_circuit, FootprintReport};
 use crate::layout::adversary::{with_adversary, Adversary};
 use crate::layout::{Builder, CellRef, LayoutParams, Native};
@@ -52,24 +52,11 @@ impl Circuit<Native> for BuilderCircuit {
     type FloorPlanner = SimpleFloorPlanner;
     type Params = LayoutParams;
 
-    fn without_witnesses(&self) -> Self {
-        self.clone()
-    }
-
-    fn params(&self) -> LayoutParams {
-        self.params.clone()
-    }
-
-    fn configure_with_params(
-        meta: &mut ConstraintSystem<Native>,
-        params: LayoutParams,
-    ) -> CircuitConfig {
-        CircuitConfig::configure_secp256k1(meta, params)
-    }
-
-    fn configure(meta: &mut ConstraintSystem<Native>) -> CircuitConfig {
-        CircuitConfig::configure_secp256k1(meta, LayoutParams::default())
-    }
+    layout_circuit_methods!(
+        CircuitConfig,
+        CircuitConfig::configure_secp256k1,
+        LayoutParams::default()
+    );
 
     fn synthesize(
         &self,
