@@ -47,7 +47,8 @@ fn parse_list(arg: Option<&String>, default: &[usize]) -> Vec<usize> {
 }
 
 /// halo2-ecc 0.5.5 `ecdsa_verify_no_pubkey_check` (window 4/4, k = 18), per signature:
-/// advice + lookup-advice cells, measured by `benches/halo2-ecc-cells` (its lookup cells are extra copies, so its total is the sum).
+/// advice + lookup-advice cells, measured by `benches/halo2-ecc-cells` (its lookup cells are
+/// extra copies, so its total is the sum).
 const HALO2_ECC_TOTAL: usize = 520_158 + 79_492;
 
 fn main() {

@@ -105,6 +105,14 @@ fn assert_attack_caught_by_pins<C: Circuit<Native>>(
     );
 }
 
+/// The substitution `B₁′ = v` (the first product's `B`).
+fn first_factor(v: u8) -> Substitution {
+    Substitution {
+        b1: Some(BigUint::from(v)),
+        b2: None,
+    }
+}
+
 #[test]
 fn mul_cannot_prove_3_times_5_is_21() {
     let c: BuilderCircuit = circuit(|b| {
@@ -125,10 +133,7 @@ fn mul_cannot_prove_3_times_5_is_21() {
             && value(rel.a1) == three
             && value(rel.b1) == five
         {
-            Substitution {
-                b1: Some(BigUint::from(7u8)),
-                b2: None,
-            }
+            first_factor(7)
         } else {
             Substitution::default()
         }
@@ -145,10 +150,7 @@ fn one_one_is_not_a_curve_point() {
     // The curve block y·y − x·x² − 7 computed for B₁′ = 8: 1·8 − 1·1 − 7 = 0.
     let hook: RelationHook = Arc::new(|modulus, rel: &Relation<'_>| {
         if modulus == 0 && rel.new == NewValue::None && rel.alpha == -1 {
-            Substitution {
-                b1: Some(BigUint::from(8u8)),
-                b2: None,
-            }
+            first_factor(8)
         } else {
             Substitution::default()
         }

@@ -16,8 +16,9 @@
 //!
 //! **Selections.** A window entry is chosen by a proven digit from a table laid out for the
 //! point-table lookup ([`EccChip::select_lookup`]); the gate and why a wrong entry cannot pass
-//! are in [`gates`]. Tables hold the odd multiples `(2e − (2^w − 1))·P` (`table`; `2e − 15` at w = 4), scalars are
-//! recoded into signed odd digits (`mul`), so no selection is ever the identity.
+//! are in [`gates`]. Tables hold the odd multiples `(2e − (2^w − 1))·P` (`table`; `2e − 15`
+//! at w = 4), scalars are recoded into signed odd digits (`mul`), so no selection is ever the
+//! identity.
 //!
 //! **Offsets.** Multiplications start from the constant point `A` (`Secp256k1::hash_to_curve`
 //! of a fixed string, see [`offset_point`]); the accumulated `2^(o_top)·A` is a constant

@@ -3,8 +3,8 @@
 //!
 //! Every formula is a handful of relation blocks (`field::relation`): the affine chord and
 //! tangent formulas with the slope `λ` the new value of a *factor* block (`λ·(x₂ − x₁) ≡ y₂ − y₁`,
-//! with `x₂ ≢ x₁` proven by the distinctness constraint of the same block (`RelationFactor(0)`)) and `x₃`, `y₃` the new values
-//! of *remainder* blocks. The differences and sums of coordinates are folded into the gates.
+//! with `x₂ ≢ x₁` proven by the distinctness constraint of the same block
+//! (`RelationFactor(0)`)) and `x₃`, `y₃` the new values of *remainder* blocks. The differences and sums of coordinates are folded into the gates.
 
 use ff::Field;
 use halo2curves::secp256k1::{Fp, Secp256k1Affine};

@@ -35,7 +35,8 @@ pub struct FieldChip<P> {
     pub range: RangeChip,
     /// The emulated prime p.
     pub p: BigUint,
-    /// Index of this modulus's relation gates (`GateKind::Relation(i)`, `GateKind::RelationFactor(i)`).
+    /// Index of this modulus's relation gates (`GateKind::Relation(i)`,
+    /// `GateKind::RelationFactor(i)`).
     pub mul_gate: usize,
     _p: PhantomData<P>,
 }
@@ -48,8 +49,9 @@ pub(crate) fn proper_max() -> [BigUint; NUM_LIMBS] {
 }
 
 impl<P: PrimeField> FieldChip<P> {
-    /// A chip for `P` whose relation gates were registered as `Relation(mul_gate)`, `RelationFactor(mul_gate)` (the
-    /// position of `P`'s modulus in `CircuitConfig::configure`'s list).
+    /// A chip for `P` whose relation gates were registered as `Relation(mul_gate)`,
+    /// `RelationFactor(mul_gate)` (the position of `P`'s modulus in `CircuitConfig::configure`'s
+    /// list).
     pub fn new(range: RangeChip, mul_gate: usize) -> Self {
         let l = range.params.lookup_bits;
         let needed = super::params::CARRY_BITS.div_ceil(l) as usize;

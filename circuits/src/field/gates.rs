@@ -44,18 +44,20 @@ fn constant(x: Native) -> Expression<Native> {
 /// and on the native values (`X̂ = Σ X_i·2^(88 i) mod r`):
 /// `Â₁·(B̂₁ − Ĉ₁) + α·Â₂·(B̂₂ − Ĉ₂) + β·L̂₁ + μ·L̂₂ − V̂ + Ĉ − (Q̂ − K̂)·(p mod r) = 0`.
 ///
-/// `RelationFactor(i)` is the same with `A₁ := V` (the new value is the first factor) and no `−V` term.
+/// `RelationFactor(i)` is the same with `A₁ := V` (the new value is the first factor) and no
+/// `−V` term.
 /// Why these prove the relation over the integers, and the bounds they need:
 /// `FieldChip::relation`.
 ///
-/// **Reads and what pins them.** `Rel` reads column 0 rows 0–8 (range-row value cells),
-/// `A₁ B₁ C₁` always, `A₂ B₂ C₂` where `α ≠ 0`, `L₁`/`L₂` where `β`/`μ ≠ 0`; `RelationFactor` the same
-/// without `A₁` (plus `W` for modulus 0). No operand slot is ever left to the prover: a
+/// **Reads and what pins them.** `Relation` reads column 0 rows 0–8 (range-row value cells),
+/// `A₁ B₁ C₁` always, `A₂ B₂ C₂` where `α ≠ 0`, `L₁`/`L₂` where `β`/`μ ≠ 0`;
+/// `RelationFactor` the same without `A₁` (plus `W` for modulus 0). No operand slot is ever left to the prover: a
 /// present operand is a copy of its limbs, an absent one the gate reads (and the V rows of a
 /// relation without a new value) a copy of the constant-0 cell (`field::relation`). The
 /// footprint check (`crate::footprint`) verifies every enabled block.
 ///
-/// **Distinct** (part of `RelationFactor(0)`, the factor block of modulus 0, whose `A₁` slot is free):
+/// **Distinct** (part of `RelationFactor(0)`, the factor block of modulus 0, whose `A₁` slot
+/// is free):
 /// with `D = B̂₁ − Ĉ₁` and `W` the cell of column 1, row 0, `W·D·(D − p)·(D + p) = 1`. For
 /// `B₁, C₁ < 2^256` the integer `B₁ − C₁` lies in `(−2^256, 2^256)`, so it is `≡ 0 (mod p)`
 /// only if it is `0`, `p` or `−p`; each makes a factor `≡ 0 (mod r)` and the gate unsatisfiable.

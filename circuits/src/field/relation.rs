@@ -15,8 +15,8 @@
 //! the lazy-sum rows an affine point addition would otherwise need (see `ecc`).
 //!
 //! **Witness**: the new value `v`, a quotient `Q ≥ 0` and three carries. **Constraints** (the
-//! `Rel`/`RelationFactor` gates, `field::gates`): with a constant offset `K ≥ 0` (a multiple of 2^176)
-//! fixed by the operands' bounds (so that `S + K·p ≥ 0` for every witness in bounds, where `S`
+//! `Relation`/`RelationFactor` gates, `field::gates`): with a constant offset `K ≥ 0` (a
+//! multiple of 2^176) fixed by the operands' bounds (so that `S + K·p ≥ 0` for every witness in bounds, where `S`
 //! is the left-hand side), the integer identity
 //!
 //! ```text
@@ -38,9 +38,9 @@
 //!   the relation holds mod p.
 //!
 //! **Every cell the gate reads is pinned** (a cell is constrained only by what the verifier
-//! checks, never by what the honest prover writes). The `Rel` gate always evaluates
-//! `A₁·(B₁ − C₁)` and `−V`, and `α·A₂·(B₂ − C₂)` wherever `α ≠ 0`; `RelationFactor` reads `B₁`, `C₁` (its
-//! `A₁` is `V`) and, for modulus 0, `W`. Each read is pinned as follows:
+//! checks, never by what the honest prover writes). The `Relation` gate always evaluates
+//! `A₁·(B₁ − C₁)` and `−V`, and `α·A₂·(B₂ − C₂)` wherever `α ≠ 0`; `RelationFactor` reads
+//! `B₁`, `C₁` (its `A₁` is `V`) and, for modulus 0, `W`. Each read is pinned as follows:
 //! * an operand slot of a present operand: a copy of the operand's limb cells;
 //! * an **absent** operand slot the gate reads (`C₁` of a product without `minus`, `C₂` of
 //!   `plus_product(.., None)`, `A₁`, `B₁`, `C₁` of a linear relation, the `V` rows of a
@@ -432,15 +432,16 @@ impl<P: PrimeField> FieldChip<P> {
         );
         let layout = rel;
         let bnd = bounds(rel, &self.p, &self.range);
-        // The witness is computed from `wit`: the relation itself, or (adversarial prover,
+        // The witness is computed from `rel`: the relation itself, or (adversarial prover,
         // tests only) the relation with substituted `B` operands whose differences the absent
         // `C` slots absorb (`fills`).
         #[cfg(not(feature = "testing"))]
-        let (wit, fills) = (rel.clone(), [None, None]);
+        let fills = [None, None];
         #[cfg(feature = "testing")]
         let owned = adversary_operands(self.mul_gate, rel);
         #[cfg(feature = "testing")]
         let (wit, fills) = substituted(rel, &owned);
+        #[cfg(feature = "testing")]
         let rel = &wit;
         let pb = big(&self.p);
         let d1 = val(rel.b1) - val(rel.c1);
@@ -639,7 +640,8 @@ impl<P: PrimeField> FieldChip<P> {
                 None => {}
             }
         }
-        // Without a new value, the `Rel` gate still subtracts the V rows (column 0, rows 3–5).
+        // Without a new value, the `Relation` gate still subtracts the V rows (column 0, rows
+        // 3–5).
         if rel.new == NewValue::None {
             for i in 0..N {
                 pin_zero(b, zero.as_ref(), first + (N + i) as u32, 0, None);
@@ -648,26 +650,12 @@ impl<P: PrimeField> FieldChip<P> {
         // The factor block of modulus 0 always carries the distinctness constraint (its W);
         // `rel.distinct` says the caller relies on it (and the operands are checked < 2^256).
         if rel.new == NewValue::Factor && self.mul_gate == 0 {
-            let nat = |x: Option<&CrtInt>| -> Native {
-                x.map_or(Native::ZERO, |c| {
-                    c.limbs
-                        .iter()
-                        .enumerate()
-                        .fold(Native::ZERO, |acc, (i, l)| {
-                            acc + l.value * crate::bigint::pow2(LIMB_BITS * i as u32)
-                        })
-                })
+            let limb_values = |x: Option<&CrtInt>| -> [Native; N] {
+                x.map_or([Native::ZERO; N], |c| c.limbs.map(|l| l.value))
             };
             // An adversarial fill of the absent C₁ slot (tests only) counts as written.
-            let c1 = fills[0].map_or_else(
-                || nat(rel.c1),
-                |f| {
-                    f.iter().enumerate().fold(Native::ZERO, |acc, (i, l)| {
-                        acc + *l * crate::bigint::pow2(LIMB_BITS * i as u32)
-                    })
-                },
-            );
-            let d = nat(rel.b1) - c1;
+            let c1 = fills[0].unwrap_or_else(|| limb_values(rel.c1));
+            let d = native_of_limbs(&limb_values(rel.b1)) - native_of_limbs(&c1);
             let pn = native(&self.p);
             let w = (d * (d - pn) * (d + pn)).invert().unwrap_or(Native::ZERO);
             b.assign(first, 1, w);
@@ -680,6 +668,13 @@ impl<P: PrimeField> FieldChip<P> {
             })
         })
     }
+}
+
+/// `Σ lᵢ·2^(88 i)` in the native field: the value the gate's native equation sees.
+fn native_of_limbs(limbs: &[Native; N]) -> Native {
+    limbs.iter().enumerate().fold(Native::ZERO, |acc, (i, l)| {
+        acc + *l * crate::bigint::pow2(LIMB_BITS * i as u32)
+    })
 }
 
 /// One operand slot of the block: (operand, column, slot group, read by the gate, the

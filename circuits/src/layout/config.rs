@@ -151,8 +151,8 @@ impl Default for LayoutParams {
     }
 }
 
-/// The gates a block can switch on. `Relation(i)` / `RelationFactor(i)` are the two shapes of the relation
-/// block for the i-th emulated modulus registered in the configuration (see `field::gates`).
+/// The gates a block can switch on. `Relation(i)` / `RelationFactor(i)` are the two shapes of
+/// the relation block for the i-th emulated modulus registered in the configuration (see `field::gates`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GateKind {
     Range,
