@@ -17,7 +17,7 @@ use batch_ecdsa::compare::cells::{demo_witnesses, extrapolated_naive_cells, fitt
 use batch_ecdsa::compare::machine::{utc_now, Machine};
 use batch_ecdsa::compare::markdown::{self, Header};
 use batch_ecdsa::compare::options::Options;
-use batch_ecdsa::compare::record::{Kind, Row};
+use batch_ecdsa::compare::record::{CircuitKind, Row};
 use batch_ecdsa::compare::timing::measure;
 use batch_ecdsa::compare::{csv, svg};
 use clap::Parser;
@@ -36,7 +36,7 @@ fn write_results(opts: &Options, header: &Header, rows: &[Row]) -> Result<(), St
     Ok(())
 }
 
-fn row(opts: &Options, kind: Kind, b: usize) -> Result<Row, String> {
+fn row(opts: &Options, kind: CircuitKind, b: usize) -> Result<Row, String> {
     let log = |s: &str| eprintln!("{s}");
     if opts.proves(b) {
         let (cells, timings) = measure(kind, b, opts.runs, &opts.params_dir, &log)?;
@@ -48,14 +48,14 @@ fn row(opts: &Options, kind: Kind, b: usize) -> Result<Row, String> {
         });
     }
     let t = Instant::now();
-    let cells = if kind == Kind::Naive && b > opts.naive_layout_max_b {
-        extrapolated_naive_cells(b)?
+    let cells = if kind == CircuitKind::Naive && b > opts.naive_layout_max_b {
+        extrapolated_naive_cells(b)
     } else {
         fitted_cells(kind, &demo_witnesses(b)?)?
     };
     eprintln!(
         "[{} B={b}] layout only: k = {}, {} advice cells{} ({:.1} s)",
-        kind.name(),
+        kind.as_str(),
         cells.k,
         cells.advice_cells,
         if cells.extrapolated {

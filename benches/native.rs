@@ -3,7 +3,7 @@
 //!
 //! `cargo bench --bench native` (add `-- --quick` for a fast pass).
 
-use batch_ecdsa::native::batch::{batch_verify, BatchItem};
+use batch_ecdsa::native::batch_verify::{batch_verify, BatchItem};
 use batch_ecdsa::native::msm::{msm, msm_pippenger, msm_straus, mul_generator};
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use ff::{Field, FromUniformBytes, PrimeField};
@@ -142,7 +142,7 @@ fn bench_msm(c: &mut Criterion) {
 
 fn bench_single_verify(c: &mut Criterion) {
     use batch_ecdsa::native::ecdsa::{sign, verify};
-    use batch_ecdsa::native::keys::PublicKey;
+    use batch_ecdsa::native::public_key::PublicKey;
     let mut rng = ChaCha20Rng::seed_from_u64(4);
     let (d, h, k) = (
         Fq::random(&mut rng),

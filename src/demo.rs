@@ -10,12 +10,12 @@ use halo2curves::secp256k1::Fq;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
-use crate::batch::{BatchRecords, SignatureRecord};
+use crate::batch_file::{BatchRecords, SignatureRecord};
 use crate::hexfmt::encode_hex;
 use crate::native::ecdsa::sign;
 use crate::native::encoding::{fq_from_be_bytes_reduced, fq_to_be_bytes};
 use crate::native::hash::keccak256;
-use crate::native::keys::PublicKey;
+use crate::native::public_key::PublicKey;
 
 /// Error of [`demo_batch`]: the arguments make no batch.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

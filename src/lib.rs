@@ -2,16 +2,19 @@
 //! valid.
 //!
 //! - [`native`]: the native secp256k1 ECDSA / ECDSA* reference and native batch verification;
-//! - [`batch`]: the batch file format and its validation;
+//! - [`batch_file`]: the batch file format and its validation;
 //! - [`demo`]: deterministic demo batches;
 //! - [`calldata`]: the rollup cost model;
 //! - [`prover`]: parameters, keys, proofs and the API a sequencer uses;
+//! - `cli` (feature `cli`): the command-line arguments the binaries share;
 //! - `compare` (feature `reports`, for the benches): the naive vs batch comparison bench's
 //!   measurements and writers. The progress bars of the command-line tools are behind the
 //!   default feature `cli`.
 
-pub mod batch;
+pub mod batch_file;
 pub mod calldata;
+#[cfg(feature = "cli")]
+pub mod cli;
 #[cfg(feature = "reports")]
 pub mod compare;
 pub mod demo;

@@ -5,7 +5,7 @@
 
 mod circuit_support;
 
-use batch_ecdsa::native::batch::{batch_verify, BatchItem};
+use batch_ecdsa::native::batch_verify::{batch_verify, BatchItem};
 use batch_ecdsa_circuits::bigint::{big_to_fe, fe_to_big, modulus};
 use batch_ecdsa_circuits::ecdsa::batch::{BatchEcdsaCircuit, DEFAULT_BATCH_WINDOW};
 use batch_ecdsa_circuits::ecdsa::SignatureWitness;
@@ -269,7 +269,8 @@ fn challenge_changes_with_every_r_and_s_and_changed_witnesses_fail() {
 #[test]
 #[ignore]
 fn prove_times_short_coefficients_vs_powers() {
-    use batch_ecdsa_circuits::ecdsa::batch::{proving_columns, Coefficients};
+    use batch_ecdsa_circuits::ecdsa::batch::Coefficients;
+    use batch_ecdsa_circuits::plan::proving_columns;
     for b in [4usize, 8] {
         let ws = demo_witnesses(b, 40 + b as u64);
         for mode in [Coefficients::Short, Coefficients::Powers] {

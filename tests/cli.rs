@@ -1,21 +1,15 @@
 //! End-to-end tests of the command line: `gen-batch` and `verify --native`.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::{json, Value};
 
-fn tmp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("batch-ecdsa-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod cli_support;
+use cli_support::run;
 
-fn run(bin: &str, args: &[&str]) -> Output {
-    let out = Command::new(bin).args(args).output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "{bin} panicked: {stderr}");
-    out
+fn tmp_dir(name: &str) -> PathBuf {
+    cli_support::tmp_dir("cli", name)
 }
 
 fn gen_batch(dir: &Path, count: usize, seed: u64, corrupt: &str) -> PathBuf {

@@ -13,7 +13,7 @@ use std::io::Read;
 use batch_ecdsa::native::ecdsa::verify;
 use batch_ecdsa::native::encoding::{fq_from_be_bytes, fq_from_be_bytes_reduced};
 use batch_ecdsa::native::hash::keccak256;
-use batch_ecdsa::native::keys::PublicKey;
+use batch_ecdsa::native::public_key::PublicKey;
 use batch_ecdsa::native::recover::ecrecover;
 use batch_ecdsa::native::signature::{RecoveryId, Signature};
 use serde_json::Value;

@@ -4,7 +4,7 @@
 
 use batch_ecdsa::native::ecdsa::{sign, verify};
 use batch_ecdsa::native::encoding::{fq_from_be_bytes, fq_from_be_bytes_reduced, fq_to_be_bytes};
-use batch_ecdsa::native::keys::PublicKey;
+use batch_ecdsa::native::public_key::PublicKey;
 use batch_ecdsa::native::recover::ecrecover;
 use batch_ecdsa::native::signature::{RecoveryId, Signature};
 use ff::Field;

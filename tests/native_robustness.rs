@@ -2,7 +2,7 @@
 //! either a value or an error (proptest).
 
 use batch_ecdsa::native::encoding::{fp_from_be_bytes, fq_from_be_bytes_reduced};
-use batch_ecdsa::native::keys::PublicKey;
+use batch_ecdsa::native::public_key::PublicKey;
 use batch_ecdsa::native::recover::{ecrecover, recover_nonce_point};
 use batch_ecdsa::native::signature::{RecoveryId, Signature};
 use batch_ecdsa::native::sqrt::{decompress, sqrt_fixed, sqrt_generic};

@@ -5,7 +5,7 @@
 
 use batch_ecdsa::native::ecdsa::verify;
 use batch_ecdsa::native::encoding::fq_from_be_bytes_reduced;
-use batch_ecdsa::native::keys::PublicKey;
+use batch_ecdsa::native::public_key::PublicKey;
 use batch_ecdsa::native::signature::Signature;
 use serde_json::Value;
 use sha2::Sha256;

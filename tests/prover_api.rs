@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use batch_ecdsa::batch::BatchFile;
+use batch_ecdsa::batch_file::BatchFile;
 use batch_ecdsa::demo::demo_batch;
 use batch_ecdsa::prover::api::{ProveOptions, Prover, ProverError, Silent, Verifier};
 use batch_ecdsa::prover::circuit::CircuitKind;

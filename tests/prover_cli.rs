@@ -5,7 +5,7 @@
 //! generated once) and run one at a time.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::Mutex;
 
 use serde_json::Value;
@@ -17,18 +17,11 @@ fn shared_params() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("prover-cli-params")
 }
 
-fn tmp_dir(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("batch-ecdsa-prover-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod cli_support;
+use cli_support::run;
 
-fn run(bin: &str, args: &[&str]) -> Output {
-    let out = Command::new(bin).args(args).output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "{bin} panicked: {stderr}");
-    out
+fn tmp_dir(name: &str) -> PathBuf {
+    cli_support::tmp_dir("prover", name)
 }
 
 fn text(o: &Output) -> String {
@@ -104,6 +97,60 @@ const DESIGN_KEYS: [&str; 12] = [
     "verify_s",
     "proof_bytes",
 ];
+
+/// `prove --transcript evm`: the proof file records the transcript, `verify` checks it with
+/// that transcript, the proof is larger by 32 bytes a commitment (uncompressed points) and a
+/// changed proof byte is caught; an unknown transcript is bad input.
+#[test]
+fn evm_transcript_proves_and_verifies() {
+    let _guard = PROVING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tmp_dir("evm");
+    let params = shared_params();
+    let batch = gen_batch(&dir, 1, 12, "");
+    let proof = dir.join("proof.json");
+    let args = |transcript: &str| {
+        vec![
+            "--batch".to_string(),
+            batch.display().to_string(),
+            "--params-dir".into(),
+            params.display().to_string(),
+            "--out".into(),
+            proof.display().to_string(),
+            "--json".into(),
+            "--transcript".into(),
+            transcript.into(),
+        ]
+    };
+    let run_prove = |transcript: &str| {
+        let a = args(transcript);
+        let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+        prove(&refs)
+    };
+    let o = run_prove("blake2b");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let blake_bytes = last_json(&o)["proof_bytes"].as_u64().unwrap();
+    let o = run_prove("evm");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let evm_bytes = last_json(&o)["proof_bytes"].as_u64().unwrap();
+    assert!(evm_bytes > blake_bytes, "{evm_bytes} vs {blake_bytes}");
+    assert_eq!((evm_bytes - blake_bytes) % 32, 0, "32 bytes per commitment");
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(&proof).unwrap()).unwrap();
+    assert_eq!(file["transcript"], "evm");
+    let o = verify(&proof, Some(&batch), &params);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // One proof byte changed.
+    let tampered = dir.join("tampered.json");
+    let hex = file["proof"].as_str().unwrap();
+    let flipped = if &hex[100..101] == "0" { "1" } else { "0" };
+    let bad = format!("{}{flipped}{}", &hex[..100], &hex[101..]);
+    let text_bad = std::fs::read_to_string(&proof).unwrap().replace(hex, &bad);
+    std::fs::write(&tampered, text_bad).unwrap();
+    let o = verify(&tampered, None, &params);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let o = run_prove("sha256");
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown transcript"));
+}
 
 #[test]
 fn valid_batch_proves_and_verifies_and_tampering_is_caught() {
@@ -218,7 +265,7 @@ fn valid_batch_proves_and_verifies_and_tampering_is_caught() {
     let cases: Vec<(PathBuf, &str)> = vec![
         (
             edited(&proof, "circuit.json", |v| v["circuit"] = "fast".into()),
-            "unknown variant",
+            "unknown circuit",
         ),
         (
             edited(&proof, "version.json", |v| v["version"] = 7.into()),

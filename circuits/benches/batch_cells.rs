@@ -8,12 +8,11 @@
 //! number of range chunks per limb. `fit` prints the layouts `fitted` picks instead.
 
 use batch_ecdsa_circuits::ecc::WINDOWS;
-use batch_ecdsa_circuits::ecdsa::batch::{
-    batch_params, proving_columns, BatchEcdsaCircuit, LayoutGoal,
-};
+use batch_ecdsa_circuits::ecdsa::batch::{batch_params, BatchEcdsaCircuit};
 use batch_ecdsa_circuits::ecdsa::naive::NaiveEcdsaCircuit;
 use batch_ecdsa_circuits::ecdsa::SignatureWitness;
 use batch_ecdsa_circuits::layout::{LayoutParams, Native};
+use batch_ecdsa_circuits::plan::{proving_columns, LayoutGoal};
 use ff::Field;
 use group::Curve;
 use halo2_proofs::plonk::{Circuit, ConstraintSystem};

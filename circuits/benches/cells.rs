@@ -16,10 +16,7 @@ use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
 fn main() {
-    let l: u32 = std::env::args()
-        .skip(1)
-        .find_map(|a| a.parse().ok())
-        .unwrap_or(17);
+    let l = batch_ecdsa_circuits::test_utils::number_arg(17);
     let mut params = LayoutParams::new(l);
     params.extra_gates = true;
     let mut b = Builder::new(0, params.clone());

@@ -11,10 +11,7 @@ use batch_ecdsa_circuits::test_utils::ecdsa_witness;
 use halo2curves::secp256k1::Secp256k1Affine;
 
 fn main() {
-    let l: u32 = std::env::args()
-        .skip(1)
-        .find_map(|a| a.parse().ok())
-        .unwrap_or(17);
+    let l = batch_ecdsa_circuits::test_utils::number_arg(17);
     let mut params = LayoutParams::new(l);
     if params.window_tag(DEFAULT_WINDOW).is_none() {
         params.window_bits.push(DEFAULT_WINDOW);

@@ -252,35 +252,59 @@ impl InstanceConfig {
     }
 }
 
-/// The `Circuit` methods every circuit on these chips shares (inside its `impl Circuit`): the
-/// layout depends only on the circuit's `params` field, never on witness values, so
-/// `without_witnesses` is a clone (keygen reads only fixed columns and selectors);
-/// `configure_with_params` is `$configure(meta, params)` and `configure` uses `$default`.
-macro_rules! layout_circuit_methods {
-    ($config:ty, $configure:path, $default:expr) => {
-        fn without_witnesses(&self) -> Self {
-            self.clone()
-        }
+/// `impl Circuit<Native> for $circuit`, with what every circuit on these chips shares: the
+/// simple floor planner and [`LayoutParams`] as the circuit parameters; the layout depends
+/// only on the circuit's `params` field, never on witness values, so `without_witnesses` is a
+/// clone (keygen reads only fixed columns and selectors); `configure_with_params` is
+/// `$configure(meta, params)` and `configure` uses `$default`. The circuit's own part is the
+/// body of `synthesize`, written as `|self, config, layouter| { .. }`.
+macro_rules! impl_layout_circuit {
+    (
+        $circuit:ty,
+        $config:ty,
+        $configure:path,
+        $default:expr,
+        |$self:ident, $cfg:ident, $layouter:ident| $body:block
+    ) => {
+        impl ::halo2_proofs::plonk::Circuit<$crate::layout::Native> for $circuit {
+            type Config = $config;
+            type FloorPlanner = ::halo2_proofs::circuit::SimpleFloorPlanner;
+            type Params = $crate::layout::LayoutParams;
 
-        fn params(&self) -> $crate::layout::LayoutParams {
-            self.params.clone()
-        }
+            fn without_witnesses(&self) -> Self {
+                self.clone()
+            }
 
-        fn configure_with_params(
-            meta: &mut ::halo2_proofs::plonk::ConstraintSystem<$crate::layout::Native>,
-            params: $crate::layout::LayoutParams,
-        ) -> $config {
-            $configure(meta, params)
-        }
+            fn params(&self) -> $crate::layout::LayoutParams {
+                self.params.clone()
+            }
 
-        fn configure(
-            meta: &mut ::halo2_proofs::plonk::ConstraintSystem<$crate::layout::Native>,
-        ) -> $config {
-            $configure(meta, $default)
+            fn configure_with_params(
+                meta: &mut ::halo2_proofs::plonk::ConstraintSystem<$crate::layout::Native>,
+                params: $crate::layout::LayoutParams,
+            ) -> $config {
+                $configure(meta, params)
+            }
+
+            fn configure(
+                meta: &mut ::halo2_proofs::plonk::ConstraintSystem<$crate::layout::Native>,
+            ) -> $config {
+                $configure(meta, $default)
+            }
+
+            fn synthesize(
+                &$self,
+                $cfg: $config,
+                #[allow(unused_mut)] mut $layouter: impl ::halo2_proofs::circuit::Layouter<
+                    $crate::layout::Native,
+                >,
+            ) -> Result<(), ::halo2_proofs::plonk::Error> {
+                $body
+            }
         }
     };
 }
-pub(crate) use layout_circuit_methods;
+pub(crate) use impl_layout_circuit;
 
 /// A fresh constraint system configured by the circuit type `C` for `params`, and the chip
 /// configuration inside `C`'s configuration (`base`).

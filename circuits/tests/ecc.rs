@@ -19,7 +19,7 @@ use common::{ecc_chip as chip, ecc_params as params};
 fn check(build: impl Fn(&mut Builder) + Send + Sync + 'static) -> Result<(), String> {
     let c = BuilderCircuit::new(params(), build);
     let b = c.builder();
-    let k = c.params.min_k(b.rows() as usize);
+    let k = c.min_k();
     println!("rows {} cells {} k {k}", b.rows(), b.stats().advice_cells);
     mock_verify(k, &c)
 }
@@ -364,7 +364,7 @@ fn params_w35() -> LayoutParams {
 
 fn ok_w35(build: impl Fn(&mut Builder) + Send + Sync + 'static) {
     let c = BuilderCircuit::new(params_w35(), build);
-    let k = c.params.min_k(c.builder().rows() as usize);
+    let k = c.min_k();
     if let Err(e) = mock_verify(k, &c) {
         panic!("expected a satisfied circuit: {e}");
     }

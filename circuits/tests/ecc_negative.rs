@@ -23,7 +23,7 @@ use rand_chacha::ChaCha20Rng;
 use common::{ecc_chip as chip, ecc_params as params};
 
 fn k_of(c: &BuilderCircuit) -> u32 {
-    c.params.min_k(c.builder().rows() as usize)
+    c.min_k()
 }
 
 fn verify(build: impl Fn(&mut Builder) + Send + Sync + 'static) -> Result<(), String> {
@@ -295,10 +295,7 @@ fn mutation_small_ecc_circuit() {
         r.finish(&e, b);
     });
     let k = k_of(&circuit);
-    let rep = mutation_test(k, &circuit, 200, 7);
-    println!("ecc mutation (k = {k}): {rep}");
-    assert!(rep.total >= 200);
-    assert_eq!(rep.caught, rep.total, "escaped cells {:?}", rep.escaped);
+    mutation_test(k, &circuit, 200, 7).assert_all_caught("ecc mutation", 199);
 }
 
 /// The point-table lookup: the right entry passes; another entry of the same table, the same
@@ -311,12 +308,7 @@ fn lookup_selection_rejects_wrong_entry_and_wrong_table() {
     let run = move |from_other: bool, pick: Option<usize>, plus: u64| {
         move |b: &mut Builder| {
             let e = chip(b);
-            let pa: AccPoint = e.load_point(b, p).into();
-            let qa: AccPoint = e.load_point(b, q).into();
-            let ta = e.odd_table(b, &pa, WINDOW);
-            let tq = e.odd_table(b, &qa, WINDOW);
-            let la = e.load_lookup_table(b, ta);
-            let lq = e.load_lookup_table(b, tq);
+            let [la, lq] = common::two_lookup_tables(&e, b, p, q);
             let lo = e.fq.range.load_witness(b, Native::from(0b0101_0010u64));
             let d = odd_windows_short(&e.fq, b, &lo, 7)[0].digit;
             if from_other {
@@ -363,10 +355,7 @@ fn mutation_of_the_recodings_all_caught() {
         odd_windows_short(&e.fq, b, &lo, 7);
     });
     let k = k_of(&circuit);
-    let rep = mutation_test(k, &circuit, 400, 11);
-    println!("recoding mutation (k = {k}): {rep}");
-    assert!(rep.total > 100);
-    assert_eq!(rep.caught, rep.total, "escaped cells {:?}", rep.escaped);
+    mutation_test(k, &circuit, 400, 11).assert_all_caught("recoding mutation", 100);
 }
 
 /// The recodings at windows 3 and 5 (digit groups of 90/87/81 and 90/90/80 bits, a 4-bit
@@ -390,9 +379,7 @@ fn mutation_of_the_w3_w5_recodings_all_caught() {
         });
         let kk = k_of(&circuit);
         let rep = mutation_test(kk, &circuit, 300, 13 + w as u64);
-        println!("w = {w} recoding mutation (k = {kk}): {rep}");
-        assert!(rep.total > 100);
-        assert_eq!(rep.caught, rep.total, "escaped cells {:?}", rep.escaped);
+        rep.assert_all_caught(&format!("w = {w} recoding mutation"), 100);
     }
 }
 

@@ -54,7 +54,7 @@ fn ecc_real_proof_with_lookups_runs_and_doubling() {
     // Index 6 → digit 2·6 − 15 = −3; index 5 + 8 = 13 → 11.
     let want = (Secp256k1::from(p) * (-Fq::from(3) + Fq::from(11))) * Fq::from(2) - g * Fq::from(3);
     let good = circuit(p, want.to_affine());
-    let kk = good.params.min_k(good.builder().rows() as usize);
+    let kk = good.min_k();
     mock_verify(kk, &good).expect("mock");
     assert!(common::prove_and_verify(kk, &good, good.clone()));
     let bad = circuit(p, (want + g).to_affine());

@@ -151,10 +151,7 @@ fn scalar_gadgets_every_cell_caught() {
             let _u = div(&fq, b, &h, &s);
             let _v = div(&fq, b, r.value(), &s);
         });
-        let rep = mutation_test(K, &c, 250, 5);
-        println!("{rep}");
-        assert!(rep.total > 100);
-        assert_eq!(rep.caught, rep.total, "escaped: {:?}", rep.escaped);
+        mutation_test(K, &c, 250, 5).assert_all_caught("scalar checks", 100);
     }
 }
 

@@ -124,22 +124,22 @@ fn ops_case<P: PrimeField>(chip_of: fn(&Builder) -> FieldChip<P>, x: P, y: P) {
     });
 }
 
-#[test]
-fn fp_ops_match_halo2curves_on_edges_and_random() {
-    let e = edges::<Fp>();
+/// [`ops_case`] on every edge value `x = e[i]` against `y = e[(stride·i + offset) mod len]`.
+fn ops_on_edges<F: PrimeField>(chip: fn(&Builder) -> FieldChip<F>, stride: usize, offset: usize) {
+    let e = edges::<F>();
     for (i, x) in e.iter().enumerate() {
-        let y = e[(i * 3 + 1) % e.len()];
-        ops_case::<Fp>(fp_chip, *x, y);
+        ops_case::<F>(chip, *x, e[(i * stride + offset) % e.len()]);
     }
 }
 
 #[test]
+fn fp_ops_match_halo2curves_on_edges_and_random() {
+    ops_on_edges::<Fp>(fp_chip, 3, 1);
+}
+
+#[test]
 fn fq_ops_match_halo2curves_on_edges_and_random() {
-    let e = edges::<Fq>();
-    for (i, x) in e.iter().enumerate() {
-        let y = e[(i * 5 + 2) % e.len()];
-        ops_case::<Fq>(fq_chip, *x, y);
-    }
+    ops_on_edges::<Fq>(fq_chip, 5, 2);
 }
 
 #[test]

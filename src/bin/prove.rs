@@ -15,13 +15,15 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use batch_ecdsa::batch::{BatchFile, Policy};
+use batch_ecdsa::batch_file::BatchFile;
+use batch_ecdsa::cli::SetupArgs;
 use batch_ecdsa::demo::demo_batch;
 use batch_ecdsa::prover::api::{KeyCache, ParamsSource, ProveOptions, Prover, SetupOptions};
 use batch_ecdsa::prover::bars::StderrBars;
 use batch_ecdsa::prover::circuit::{
     witnesses_from_batch, AnyCircuit, CircuitKind, CircuitStats, WitnessBuildError,
 };
+use batch_ecdsa::prover::transcript::TranscriptKind;
 use clap::Parser;
 use serde_json::{json, Value};
 
@@ -45,6 +47,10 @@ struct Args {
     /// Which circuit: batch (one random linear combination) or naive (one check each).
     #[arg(long, default_value = "batch")]
     circuit: String,
+    /// The Fiat–Shamir transcript: blake2b (the smaller proof, verified in Rust) or evm (the
+    /// Keccak transcript the generated Solidity verifier reads; uncompressed points).
+    #[arg(long, default_value = "blake2b")]
+    transcript: String,
     /// Where to write the proof file.
     #[arg(long, default_value = "proof.json")]
     out: PathBuf,
@@ -58,16 +64,8 @@ struct Args {
     /// that fails verification).
     #[arg(long)]
     unchecked: bool,
-    /// Reject high s (EIP-2).
-    #[arg(long)]
-    low_s: bool,
-    /// Folder of the cached params and keys.
-    #[arg(long, default_value = "params")]
-    params_dir: PathBuf,
-    /// A KZG params file in halo2's raw format (e.g. from a ceremony), of any k at least the
-    /// circuit's; without it the INSECURE development setup is used.
-    #[arg(long)]
-    params: Option<PathBuf>,
+    #[command(flatten)]
+    setup: SetupArgs,
     /// Generate the keys even when cached ones exist (times a real keygen).
     #[arg(long)]
     no_key_cache: bool,
@@ -128,6 +126,10 @@ fn main() -> ExitCode {
         Ok(k) => k,
         Err(e) => return bad_input([format!("--circuit: {e}")]),
     };
+    let transcript: TranscriptKind = match args.transcript.parse() {
+        Ok(t) => t,
+        Err(e) => return bad_input([format!("--transcript: {e}")]),
+    };
     let batch = match load_batch(&args) {
         Ok(b) => b,
         Err(code) => return code,
@@ -148,7 +150,7 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
 
-    let policy = Policy { low_s: args.low_s };
+    let policy = args.setup.policy();
     if args.unchecked {
         eprintln!("--unchecked: the native pre-check is skipped; the circuit alone decides");
     }
@@ -172,7 +174,7 @@ fn main() -> ExitCode {
         eprintln!("native pre-check: all {b} signatures valid");
     }
 
-    if args.params.is_none() {
+    if args.setup.params.is_none() {
         eprintln!(
             "WARNING: INSECURE development setup: the KZG parameters come from a fixed public \
              seed; anyone can forge proofs under them. Do not use these proofs for anything of \
@@ -181,7 +183,7 @@ fn main() -> ExitCode {
     }
     let bars = StderrBars::new();
     let setup = SetupOptions {
-        params: match &args.params {
+        params: match &args.setup.params {
             Some(p) => ParamsSource::File(p.clone()),
             None => ParamsSource::Dev,
         },
@@ -191,7 +193,7 @@ fn main() -> ExitCode {
             KeyCache::Use
         },
     };
-    let prover = match Prover::with_setup(kind, b, &args.params_dir, &setup, &bars) {
+    let prover = match Prover::with_setup(kind, b, &args.setup.params_dir, &setup, &bars) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: {e}");
@@ -202,6 +204,7 @@ fn main() -> ExitCode {
         policy,
         checked: !args.unchecked,
         seed: None,
+        transcript,
     };
     let proved = match prover.prove(&batch, options, &bars) {
         Ok(p) => p,

@@ -9,7 +9,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use batch_ecdsa::batch::{BatchFile, Policy};
+use batch_ecdsa::batch_file::{BatchFile, Policy};
+use batch_ecdsa::cli::SetupArgs;
 use batch_ecdsa::prover::api::{ParamsSource, Verifier};
 use batch_ecdsa::prover::bars::StderrBars;
 use batch_ecdsa::prover::proof::ProofFile;
@@ -30,16 +31,8 @@ struct Args {
     /// --native; with --proof, its public inputs (hash, key) must be the proof's.
     #[arg(long)]
     batch: Option<PathBuf>,
-    /// Reject high s (s > n/2), as Ethereum does since EIP-2.
-    #[arg(long)]
-    low_s: bool,
-    /// Folder of the params (and cached keys) `prove` used.
-    #[arg(long, default_value = "params")]
-    params_dir: PathBuf,
-    /// With --proof: the KZG params file the proof was made under (halo2 raw format, any k at
-    /// least the proof's); without it the development params in --params-dir.
-    #[arg(long)]
-    params: Option<PathBuf>,
+    #[command(flatten)]
+    setup: SetupArgs,
     /// With --proof: last stdout line one JSON object.
     #[arg(long)]
     json: bool,
@@ -120,7 +113,7 @@ fn with_proof(args: &Args, path: &Path) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let policy = Policy { low_s: args.low_s };
+    let policy = args.setup.policy();
     let batch = match &args.batch {
         Some(p) => match load_batch(p) {
             Ok(b) => Some(b),
@@ -132,21 +125,22 @@ fn with_proof(args: &Args, path: &Path) -> ExitCode {
         eprintln!("WARNING: the proof names the INSECURE development setup: anyone can forge proofs under it");
     }
     let bars = StderrBars::new();
-    let source = match &args.params {
+    let source = match &args.setup.params {
         Some(p) => ParamsSource::File(p.clone()),
         None => ParamsSource::Dev,
     };
-    let verifier = match Verifier::for_proof_file_with(&file, &args.params_dir, &source, &bars) {
-        Ok(v) => v,
-        Err(e) => {
-            if e.exit_code() == 1 {
-                println!("{e}");
-            } else {
-                eprintln!("error: {e}");
+    let verifier =
+        match Verifier::for_proof_file_with(&file, &args.setup.params_dir, &source, &bars) {
+            Ok(v) => v,
+            Err(e) => {
+                if e.exit_code() == 1 {
+                    println!("{e}");
+                } else {
+                    eprintln!("error: {e}");
+                }
+                return ExitCode::from(e.exit_code());
             }
-            return ExitCode::from(e.exit_code());
-        }
-    };
+        };
     let result = verifier.verify(&file);
     let mismatches = batch
         .as_ref()
@@ -220,5 +214,5 @@ fn main() -> ExitCode {
         eprintln!("error: --native needs --batch FILE");
         return ExitCode::from(2);
     };
-    native(&path, Policy { low_s: args.low_s })
+    native(&path, args.setup.policy())
 }

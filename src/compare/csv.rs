@@ -26,7 +26,7 @@ pub fn document(rows: &[Row]) -> String {
         let t = r.timings;
         let sp = speedup(rows, r.batch_size);
         let mut fields = vec![
-            r.kind.name().to_string(),
+            r.kind.as_str().to_string(),
             r.batch_size.to_string(),
             r.cells.k.to_string(),
             r.cells.lookup_bits.to_string(),

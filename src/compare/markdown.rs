@@ -1,6 +1,6 @@
 //! `results/compare.md`: the comparison table for the README, with the machine and the date.
 
-use super::record::{batch_sizes, speedup, Kind, Row};
+use super::record::{batch_sizes, speedup, CircuitKind, Row};
 use super::stats::{time_decimals, Summary};
 
 /// Marks around the README table in `compare.md` (`results/repro.sh` prints what is between).
@@ -57,15 +57,15 @@ pub fn readme_table(rows: &[Row]) -> String {
         for r in &proved {
             let Some(t) = r.timings else { continue };
             let sp = match r.kind {
-                Kind::Batch => speedup(rows, r.batch_size)
+                CircuitKind::Batch => speedup(rows, r.batch_size)
                     .and_then(|s| s.prove)
                     .map(|x| format!("**{x:.2}×**"))
                     .unwrap_or_else(|| "—".into()),
-                Kind::Naive => String::new(),
+                CircuitKind::Naive => String::new(),
             };
             out += &format!(
                 "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                r.kind.name(),
+                r.kind.as_str(),
                 r.batch_size,
                 r.cells.k,
                 r.cells.advice_columns,
@@ -89,7 +89,7 @@ pub fn readme_table(rows: &[Row]) -> String {
     out += "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
     for b in batch_sizes(rows) {
         let find = |kind| rows.iter().find(|r| r.kind == kind && r.batch_size == b);
-        let (n, bt) = (find(Kind::Naive), find(Kind::Batch));
+        let (n, bt) = (find(CircuitKind::Naive), find(CircuitKind::Batch));
         let per_sig = |r: Option<&Row>| {
             r.map(|r| {
                 let mark = if r.cells.extrapolated { "*" } else { "" };
@@ -134,7 +134,7 @@ pub fn layout_table(rows: &[Row]) -> String {
     for r in rows {
         out += &format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0}% |\n",
-            r.kind.name(),
+            r.kind.as_str(),
             r.batch_size,
             r.cells.k,
             r.cells.lookup_bits,
@@ -215,15 +215,6 @@ pub fn document(h: &Header, rows: &[Row]) -> String {
 mod tests {
     use super::super::record::fixtures::pair;
     use super::*;
-
-    #[test]
-    fn thousands_separators() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(127_431), "127,431");
-        assert_eq!(thousands(1_234_567), "1,234,567");
-    }
 
     #[test]
     fn unit_formats() {

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Parser;
 
-use super::record::Kind;
+use super::record::CircuitKind;
 
 /// Batch sizes laid out by default.
 pub const DEFAULT_SIZES: &str = "1,2,4,8,16,32,64,128,256";
@@ -54,7 +54,7 @@ pub struct Sizes(pub Vec<usize>);
 
 /// Distinct circuit kinds, in the order naive, batch.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Kinds(pub Vec<Kind>);
+pub struct Kinds(pub Vec<CircuitKind>);
 
 fn parse_sizes(s: &str) -> Result<Sizes, String> {
     let mut v = Vec::new();
@@ -79,8 +79,8 @@ fn parse_kinds(s: &str) -> Result<Kinds, String> {
     let mut v = Vec::new();
     for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         v.push(
-            Kind::parse(part)
-                .ok_or_else(|| format!("unknown circuit '{part}' (naive or batch)"))?,
+            part.parse::<CircuitKind>()
+                .map_err(|_| format!("unknown circuit '{part}' (naive or batch)"))?,
         );
     }
     if v.is_empty() {
@@ -105,7 +105,7 @@ impl Options {
                 .collect::<Vec<_>>()
                 .join(",")
         };
-        let kinds: Vec<&str> = self.kinds.0.iter().map(|k| k.name()).collect();
+        let kinds: Vec<&str> = self.kinds.0.iter().map(|k| k.as_str()).collect();
         let mut s = format!(
             "cargo bench --bench compare -- --sizes {} --max-prove-b {} --runs {} --kinds {} \
              --naive-layout-max-b {}",
@@ -136,7 +136,7 @@ mod tests {
         assert_eq!(o.sizes.0, vec![1, 2, 4, 8, 16, 32, 64, 128, 256]);
         assert_eq!(o.max_prove_b, 32);
         assert_eq!(o.runs, 1);
-        assert_eq!(o.kinds.0, vec![Kind::Naive, Kind::Batch]);
+        assert_eq!(o.kinds.0, vec![CircuitKind::Naive, CircuitKind::Batch]);
         assert!(o.proves(32) && !o.proves(64));
         assert_eq!(o.out, PathBuf::from("results"));
     }
@@ -153,7 +153,7 @@ mod tests {
         ])
         .expect("valid");
         assert_eq!(o.sizes.0, vec![1, 2, 4]);
-        assert_eq!(o.kinds.0, vec![Kind::Naive, Kind::Batch]);
+        assert_eq!(o.kinds.0, vec![CircuitKind::Naive, CircuitKind::Batch]);
         assert_eq!(o.runs, 3);
         let o = parse(&["--cells-only"]).expect("valid");
         assert!(!o.proves(1));

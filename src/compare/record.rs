@@ -2,31 +2,7 @@
 
 use super::stats::Summary;
 
-/// The two circuits compared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
-    /// B independent ECDSA* verifications (`NaiveEcdsaCircuit`).
-    Naive,
-    /// One random-linear-combination check of the whole batch (`BatchEcdsaCircuit`).
-    Batch,
-}
-
-impl Kind {
-    pub const ALL: [Kind; 2] = [Kind::Naive, Kind::Batch];
-
-    /// The name used on the command line, in the CSV and in `prove --circuit`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Naive => "naive",
-            Kind::Batch => "batch",
-        }
-    }
-
-    /// Parses `naive` or `batch`.
-    pub fn parse(s: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.name() == s.trim())
-    }
-}
+pub use crate::prover::circuit::CircuitKind;
 
 /// Layout figures of one circuit (no keys, no proof).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,7 +65,7 @@ pub struct Timings {
 /// One line of the comparison: a circuit at a batch size.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Row {
-    pub kind: Kind,
+    pub kind: CircuitKind,
     /// Signatures in the batch.
     pub batch_size: usize,
     pub cells: Cells,
@@ -122,7 +98,7 @@ pub struct Speedup {
 /// The speedup at batch size `b`, when both circuits have a row for it.
 pub fn speedup(rows: &[Row], b: usize) -> Option<Speedup> {
     let find = |kind| rows.iter().find(|r| r.kind == kind && r.batch_size == b);
-    let (n, bt) = (find(Kind::Naive)?, find(Kind::Batch)?);
+    let (n, bt) = (find(CircuitKind::Naive)?, find(CircuitKind::Batch)?);
     if bt.cells.advice_cells == 0 {
         return None;
     }
@@ -168,13 +144,13 @@ pub(crate) mod fixtures {
         };
         [
             Row {
-                kind: Kind::Naive,
+                kind: CircuitKind::Naive,
                 batch_size: b,
                 cells: cells(120_000, 0),
                 timings: proved.then(|| t(20.0 * b as f64)),
             },
             Row {
-                kind: Kind::Batch,
+                kind: CircuitKind::Batch,
                 batch_size: b,
                 cells: cells(60_000, 120_000),
                 timings: proved.then(|| t(10.0 * b as f64 + 10.0)),
@@ -187,14 +163,6 @@ pub(crate) mod fixtures {
 mod tests {
     use super::fixtures::pair;
     use super::*;
-
-    #[test]
-    fn kind_names_round_trip() {
-        for k in Kind::ALL {
-            assert_eq!(Kind::parse(k.name()), Some(k));
-        }
-        assert_eq!(Kind::parse("groth16"), None);
-    }
 
     #[test]
     fn speedup_of_cells_and_proving() {

@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::record::{Kind, Row};
+use super::record::{CircuitKind, Row};
 
 const PANEL_W: f64 = 460.0;
 const PANEL_H: f64 = 340.0;
@@ -14,10 +14,10 @@ const MARGIN_R: f64 = 20.0;
 const MARGIN_T: f64 = 40.0;
 const MARGIN_B: f64 = 50.0;
 
-fn color(kind: Kind) -> &'static str {
+fn color(kind: CircuitKind) -> &'static str {
     match kind {
-        Kind::Naive => "#d62728",
-        Kind::Batch => "#1f77b4",
+        CircuitKind::Naive => "#d62728",
+        CircuitKind::Batch => "#1f77b4",
     }
 }
 
@@ -74,7 +74,7 @@ type Point = (usize, f64, bool);
 struct Panel<'a> {
     title: &'a str,
     y_label: &'a str,
-    series: Vec<(Kind, Vec<Point>)>,
+    series: Vec<(CircuitKind, Vec<Point>)>,
 }
 
 fn draw_panel(out: &mut String, x0: f64, p: &Panel, bs: &[usize]) {
@@ -177,8 +177,8 @@ fn draw_panel(out: &mut String, x0: f64, p: &Panel, bs: &[usize]) {
 /// The whole SVG for `rows`.
 pub fn document(rows: &[Row]) -> String {
     let bs = super::record::batch_sizes(rows);
-    let series = |f: &dyn Fn(&Row) -> Option<f64>| -> Vec<(Kind, Vec<Point>)> {
-        Kind::ALL
+    let series = |f: &dyn Fn(&Row) -> Option<f64>| -> Vec<(CircuitKind, Vec<Point>)> {
+        CircuitKind::ALL
             .iter()
             .map(|k| {
                 let mut pts: Vec<Point> = rows
@@ -226,7 +226,7 @@ pub fn document(rows: &[Row]) -> String {
     // Legend.
     let ly = PANEL_H + 12.0;
     let mut lx = 1.5 * PANEL_W - 180.0;
-    for k in Kind::ALL {
+    for k in CircuitKind::ALL {
         let _ = writeln!(
             out,
             "<line x1=\"{lx:.1}\" y1=\"{ly:.1}\" x2=\"{:.1}\" y2=\"{ly:.1}\" stroke=\"{}\" stroke-width=\"2\"/>\n\
@@ -238,7 +238,7 @@ pub fn document(rows: &[Row]) -> String {
             color(k),
             lx + 30.0,
             ly + 4.0,
-            k.name()
+            k.as_str()
         );
         lx += 130.0;
     }

@@ -19,24 +19,17 @@ use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
 use super::cells::DEMO_SEED;
-use super::record::{Cells, Kind, Timings};
+use super::record::{Cells, Timings};
 use super::stats::Summary;
-use crate::batch::{BatchFile, Policy};
+use crate::batch_file::{BatchFile, Policy};
 use crate::demo::demo_batch;
 use crate::prover::circuit::{witnesses_from_batch, AnyCircuit, CircuitKind};
 use crate::prover::params::load_or_create_dev;
-use crate::prover::{keys, proof};
+use crate::prover::transcript::TranscriptKind;
+use crate::prover::{proof, proving_key};
 
 /// Verifications per run; the run's verification time is their median.
 pub const VERIFY_REPEATS: usize = 9;
-
-/// The prover's name for a circuit kind.
-pub fn circuit_kind(kind: Kind) -> CircuitKind {
-    match kind {
-        Kind::Naive => CircuitKind::Naive,
-        Kind::Batch => CircuitKind::Batch,
-    }
-}
 
 /// Counts the bytes written to it.
 struct ByteCounter(u64);
@@ -58,31 +51,20 @@ fn secs(t: Instant) -> f64 {
 /// verification. Returns the prover's cell counts and the timings. `log` receives one line
 /// per step (for stderr).
 pub fn measure(
-    kind: Kind,
+    kind: CircuitKind,
     b: usize,
     runs: u32,
     params_dir: &Path,
     log: &dyn Fn(&str),
 ) -> Result<(Cells, Timings), String> {
-    let tag = format!("{} B={b}", kind.name());
+    let tag = format!("{} B={b}", kind.as_str());
     let t = Instant::now();
-    let template =
-        AnyCircuit::fitted_for_size(circuit_kind(kind), b).map_err(|e| format!("{tag}: {e}"))?;
-    let stats = template.stats();
-    let k = template.k();
-    let cells = Cells {
-        k,
-        lookup_bits: template.layout_params().lookup_bits,
-        advice_columns: stats.advice_columns,
-        advice_cells: stats.advice_cells,
-        lookup_cells: stats.lookup_cells,
-        fixed_cells: stats.fixed_cells,
-        rows: stats.rows,
-        extrapolated: false,
-    };
+    let template = AnyCircuit::fitted_for_size(kind, b).map_err(|e| format!("{tag}: {e}"))?;
+    let cells = super::cells::cells_of(&template);
+    let k = cells.k;
     log(&format!(
         "[{tag}] layout: k = {k}, {} advice cells ({:.1} s)",
-        stats.advice_cells,
+        cells.advice_cells,
         secs(t)
     ));
     let t = Instant::now();
@@ -104,7 +86,7 @@ pub fn measure(
     let (mut pk_bytes, mut proof_bytes) = (0u64, 0u64);
     for run in 0..runs {
         let (pk, kt) =
-            keys::generate(&params, &template).map_err(|e| format!("{tag}: keygen: {e}"))?;
+            proving_key::generate(&params, &template).map_err(|e| format!("{tag}: keygen: {e}"))?;
         keygen.push(kt.as_secs_f64());
         if run == 0 {
             // The size of the proving key as the key cache stores it (halo2's raw format).
@@ -128,6 +110,7 @@ pub fn measure(
             &params,
             &pk,
             &circuit,
+            TranscriptKind::Blake2b,
             ChaCha20Rng::seed_from_u64(u64::from(run)),
         )
         .map_err(|e| format!("{tag}: proving: {e}"))?;
@@ -140,7 +123,13 @@ pub fn measure(
         let mut times = Vec::with_capacity(VERIFY_REPEATS);
         for _ in 0..VERIFY_REPEATS {
             let t = Instant::now();
-            let ok = proof::verify_proof(&params, pk.get_vk(), &instance, &pf);
+            let ok = proof::verify_proof(
+                &params,
+                pk.get_vk(),
+                &instance,
+                &pf,
+                TranscriptKind::Blake2b,
+            );
             times.push(secs(t));
             if !ok {
                 return Err(format!(

@@ -17,8 +17,8 @@ use halo2curves::secp256k1::{Fq, Secp256k1, Secp256k1Affine};
 
 use super::encoding::{fp_is_ge_n, fp_to_fq_reduced};
 use super::error::{SigError, VerifyError};
-use super::keys::PublicKey;
 use super::msm::{msm, mul_generator};
+use super::public_key::PublicKey;
 use super::signature::{RecoveryId, Signature};
 
 /// `a·G + b·Q`: the fixed-base table for G ([`mul_generator`]) plus a one-point Straus

@@ -1,18 +1,18 @@
 //! Native (out-of-circuit) secp256k1 ECDSA / ECDSA* reference.
 //!
 //! Layers, lowest first: [`encoding`] (big-endian bytes <-> field elements), [`hash`],
-//! [`sqrt`] (square roots and point decompression), [`keys`], [`signature`] (parsing and
+//! [`sqrt`] (square roots and point decompression), [`public_key`], [`signature`] (parsing and
 //! invariants), [`ecdsa`] (verify, ECDSA* nonce point, sign), [`recover`] (R and Q from
-//! (r, v)), [`msm`] (multi-scalar multiplication, fixed-base G), [`batch`] (the
+//! (r, v)), [`msm`] (multi-scalar multiplication, fixed-base G), [`batch_verify`] (the
 //! random-linear-combination batch check). Errors live in [`error`].
 
-pub mod batch;
+pub mod batch_verify;
 pub mod ecdsa;
 pub mod encoding;
 pub mod error;
 pub mod hash;
-pub mod keys;
 pub mod msm;
+pub mod public_key;
 pub mod recover;
 pub mod signature;
 pub mod sqrt;

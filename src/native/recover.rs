@@ -20,7 +20,7 @@ use halo2curves::secp256k1::{Fq, Secp256k1Affine};
 use super::ecdsa::mul_g_add;
 use super::encoding::fq_plus_n_as_fp;
 use super::error::RecoverError;
-use super::keys::PublicKey;
+use super::public_key::PublicKey;
 use super::signature::{RecoveryId, Signature};
 use super::sqrt::decompress;
 

@@ -4,7 +4,7 @@
 //!
 //! ```no_run
 //! use std::path::{Path, PathBuf};
-//! use batch_ecdsa::batch::{BatchFile, Policy};
+//! use batch_ecdsa::batch_file::{BatchFile, Policy};
 //! use batch_ecdsa::demo::demo_batch;
 //! use batch_ecdsa::prover::api::{ProveOptions, Prover, Silent, Verifier};
 //! use batch_ecdsa::prover::circuit::CircuitKind;
@@ -43,14 +43,15 @@ use rand_chacha::ChaCha20Rng;
 use super::circuit::{
     witnesses_from_batch, AnyCircuit, CircuitKind, CircuitStats, WitnessBuildError,
 };
-use super::keys::{self, KeyError, KeySource};
 use super::params::{
     dev_params_path, load_or_create_dev, read_params, read_params_at_least, ParamsError,
 };
 use super::proof::{
     self, instance_of, ProofFile, ProofFileError, ProveError, PublicInputRecord, PROOF_FILE_VERSION,
 };
-use crate::batch::{BatchFile, Policy};
+use super::proving_key::{self, KeyError, KeySource};
+use super::transcript::TranscriptKind;
+use crate::batch_file::{BatchFile, Policy};
 use crate::hexfmt::encode_hex;
 
 /// A long phase of the prover.
@@ -141,6 +142,9 @@ pub struct ProveOptions {
     pub checked: bool,
     /// Seed of the prover's blinding randomness; None draws it from the OS.
     pub seed: Option<u64>,
+    /// The Fiat–Shamir transcript: Blake2b (default, the smaller proof) or the EVM one that
+    /// the generated Solidity verifiers read.
+    pub transcript: TranscriptKind,
 }
 
 impl Default for ProveOptions {
@@ -149,6 +153,7 @@ impl Default for ProveOptions {
             policy: Policy::default(),
             checked: true,
             seed: None,
+            transcript: TranscriptKind::default(),
         }
     }
 }
@@ -286,10 +291,12 @@ impl Prover {
             ParamsSource::File(path) => format!("params (k = {k}) read from {}", path.display()),
         });
         let (keys, _) = timed(progress, Phase::Keygen, || {
-            let dir = keys::keys_dir(params_dir);
+            let dir = proving_key::keys_dir(params_dir);
             match key_cache {
-                KeyCache::Use => keys::load_or_generate(&params, &template, &dir),
-                KeyCache::Regenerate => keys::generate_and_store(&params, &template, &dir, None),
+                KeyCache::Use => proving_key::load_or_generate(&params, &template, &dir),
+                KeyCache::Regenerate => {
+                    proving_key::generate_and_store(&params, &template, &dir, None)
+                }
             }
         });
         let keys = keys?;
@@ -414,12 +421,18 @@ impl Prover {
             None => ChaCha20Rng::from_entropy(),
         };
         let (proof, prove_t) = timed(progress, Phase::Prove, || {
-            proof::create_proof(&self.params, &self.pk, &circuit, rng)
+            proof::create_proof(&self.params, &self.pk, &circuit, options.transcript, rng)
         });
         let proof = proof?;
         let instance = circuit.instance();
         let (ok, verify_t) = timed(progress, Phase::Verify, || {
-            proof::verify_proof(&self.params, self.pk.get_vk(), &instance, &proof)
+            proof::verify_proof(
+                &self.params,
+                self.pk.get_vk(),
+                &instance,
+                &proof,
+                options.transcript,
+            )
         });
         let public_inputs = circuit.witnesses().iter().map(public_input_of).collect();
         let file = ProofFile {
@@ -428,7 +441,7 @@ impl Prover {
             batch_size: self.batch_size(),
             k: self.k(),
             window: circuit.window(),
-            transcript: "blake2b".into(),
+            transcript: options.transcript.as_str().into(),
             multiopen: "shplonk".into(),
             insecure_dev_params: self.insecure,
             public_inputs,
@@ -539,8 +552,9 @@ fn verify_file(
 ) -> Result<Duration, VerifyError> {
     let instance = instance_of(&file.public_inputs()?);
     let proof = file.proof_bytes()?;
+    let transcript = file.transcript_kind()?;
     let start = Instant::now();
-    if proof::verify_proof(params, vk, &instance, &proof) {
+    if proof::verify_proof(params, vk, &instance, &proof, transcript) {
         Ok(start.elapsed())
     } else {
         Err(VerifyError::Invalid(
@@ -618,7 +632,7 @@ impl Verifier {
             )));
         }
         let (vk, _) = timed(progress, Phase::Keygen, || {
-            keys::load_or_generate_vk(&params, &circuit, &keys::keys_dir(params_dir))
+            proving_key::load_or_generate_vk(&params, &circuit, &proving_key::keys_dir(params_dir))
         });
         let (vk, vk_hash, source) = vk?;
         Ok(Self {

@@ -8,64 +8,19 @@
 //! values, so a circuit fitted once for B signatures (with any witnesses) serves every batch of
 //! B: [`AnyCircuit::fitted_for_size`] lays out a placeholder batch, [`AnyCircuit::with_witnesses`]
 //! swaps in the real witnesses under the same layout. The proving and verifying keys are made
-//! from that layout ([`super::keys`]).
+//! from that layout ([`super::proving_key`]).
 
-use std::fmt;
-use std::str::FromStr;
-
-use batch_ecdsa_circuits::ecdsa::batch::DEFAULT_BATCH_WINDOW;
-use batch_ecdsa_circuits::ecdsa::naive::DEFAULT_WINDOW;
 use batch_ecdsa_circuits::ecdsa::{BatchEcdsaCircuit, NaiveEcdsaCircuit, SignatureWitness};
 use batch_ecdsa_circuits::layout::{Builder, LayoutParams, Native};
+use batch_ecdsa_circuits::plan::Plan;
 use ff::{Field, PrimeField};
 use halo2_proofs::plonk::{Circuit, ConstraintSystem};
-use halo2curves::secp256k1::{Fq, Secp256k1Affine};
 
-use crate::batch::{BatchFile, Invalid, Policy};
-use crate::native::batch::BatchItem;
+use crate::batch_file::{BatchFile, Invalid, Policy};
+use crate::native::batch_verify::BatchItem;
 use crate::native::hash::keccak256;
 
-/// Which circuit proves the batch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CircuitKind {
-    /// One random linear combination of every signature, one shared MSM (the product).
-    Batch,
-    /// B independent verifications (the baseline the batch circuit is compared with).
-    Naive,
-}
-
-impl CircuitKind {
-    /// `"batch"` or `"naive"` (the command-line and proof-file spelling).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CircuitKind::Batch => "batch",
-            CircuitKind::Naive => "naive",
-        }
-    }
-}
-
-impl fmt::Display for CircuitKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// The name is not a circuit kind.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown circuit {0:?}: expected \"batch\" or \"naive\"")]
-pub struct UnknownCircuit(pub String);
-
-impl FromStr for CircuitKind {
-    type Err = UnknownCircuit;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "batch" => Ok(CircuitKind::Batch),
-            "naive" => Ok(CircuitKind::Naive),
-            other => Err(UnknownCircuit(other.to_string())),
-        }
-    }
-}
+pub use batch_ecdsa_circuits::plan::{CircuitKind, UnknownCircuit};
 
 /// Cell counts of a laid-out circuit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -146,17 +101,6 @@ pub fn witnesses_from_batch(
     }
 }
 
-/// B placeholder witnesses for laying a circuit out without a batch (keygen, verification):
-/// every one is `R = Q = G`, `s = h = 1` — on the curve, in range, **not** a valid signature
-/// (nothing is proven with them). The layout depends only on B, k and the window, never on
-/// the witness values, so any witnesses of the right size give the same circuit and keys.
-pub fn placeholder_witnesses(b: usize) -> Vec<SignatureWitness> {
-    let g = Secp256k1Affine::generator();
-    let w = SignatureWitness::new(g, Fq::ONE, Fq::ONE, g)
-        .expect("G is not the identity and 1 is not zero");
-    vec![w; b]
-}
-
 #[derive(Clone, Debug)]
 enum Inner {
     Batch(BatchEcdsaCircuit),
@@ -172,25 +116,21 @@ pub struct AnyCircuit {
 
 impl AnyCircuit {
     /// The circuit of `kind` over `witnesses` at the smallest k its layout fits (lookup bits
-    /// `k − 1`, the default window).
+    /// `k − 1`, the default window; [`Plan::new`]).
     pub fn fitted(kind: CircuitKind, witnesses: Vec<SignatureWitness>) -> Self {
-        match kind {
-            CircuitKind::Batch => {
-                let w = DEFAULT_BATCH_WINDOW;
-                let (c, k) = BatchEcdsaCircuit::fitted(witnesses, w);
-                Self {
-                    k,
-                    inner: Inner::Batch(c),
-                }
-            }
-            CircuitKind::Naive => {
-                let (c, k) = NaiveEcdsaCircuit::fitted(witnesses, DEFAULT_WINDOW, None);
-                Self {
-                    k,
-                    inner: Inner::Naive(c),
-                }
-            }
-        }
+        let plan = Plan::new(kind, witnesses.len(), kind.default_window());
+        Self::planned(&plan, witnesses)
+    }
+
+    /// The circuit laid out as `plan` says, over `witnesses` (their count should be the
+    /// plan's B; the layout is the plan's for any count, only the rows differ).
+    pub fn planned(plan: &Plan, witnesses: Vec<SignatureWitness>) -> Self {
+        let (params, w) = (plan.params.clone(), plan.window);
+        let inner = match plan.kind {
+            CircuitKind::Batch => Inner::Batch(BatchEcdsaCircuit::new(params, witnesses, w)),
+            CircuitKind::Naive => Inner::Naive(NaiveEcdsaCircuit::new(params, witnesses, w)),
+        };
+        Self { k: plan.k, inner }
     }
 
     /// The circuit of `kind` fitted for `b` signatures, over placeholder witnesses (for
@@ -199,7 +139,7 @@ impl AnyCircuit {
         if b == 0 {
             return Err(WitnessBuildError::Empty);
         }
-        Ok(Self::fitted(kind, placeholder_witnesses(b)))
+        Ok(Self::fitted(kind, SignatureWitness::placeholders(b)))
     }
 
     /// The same layout (parameters, window, k) over other witnesses of the same count.
@@ -387,15 +327,6 @@ pub(crate) trait CircuitVisitor<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn kind_round_trips_and_rejects_unknown() {
-        for k in [CircuitKind::Batch, CircuitKind::Naive] {
-            assert_eq!(k.to_string().parse::<CircuitKind>(), Ok(k));
-        }
-        assert!("Batch".parse::<CircuitKind>().is_err());
-        assert!("".parse::<CircuitKind>().is_err());
-    }
 
     #[test]
     fn layout_does_not_depend_on_witness_values() {

@@ -3,13 +3,15 @@
 //! uses.
 //!
 //! Layers, each using only those above it in this list: [`params`] (the SRS), [`circuit`]
-//! (which circuit, its layout, witnesses from a batch file), [`keys`] (keygen, key hash,
-//! cache), [`proof`] (create / verify, the proof file), [`api`] (`Prover`, `Verifier`).
+//! (which circuit, its layout, witnesses from a batch file), [`proving_key`] (keygen, key hash,
+//! cache), [`transcript`] (Blake2b or the EVM's Keccak transcript), [`proof`] (create / verify,
+//! the proof file), [`api`] (`Prover`, `Verifier`).
 
 pub mod api;
 #[cfg(feature = "cli")]
 pub mod bars;
 pub mod circuit;
-pub mod keys;
 pub mod params;
 pub mod proof;
+pub mod proving_key;
+pub mod transcript;

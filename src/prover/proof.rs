@@ -1,10 +1,11 @@
-//! Proofs (SHPLONK multi-open KZG over BN254, Blake2b transcript) and the proof file.
+//! Proofs (SHPLONK multi-open KZG over BN254, Blake2b or EVM transcript:
+//! [`super::transcript`]) and the proof file.
 //!
 //! The proof file (README, *Commands*) is JSON:
 //!
 //! ```json
 //! { "version": 1, "circuit": "batch", "batch_size": 2, "k": 17, "window": 5,
-//!   "transcript": "blake2b", "multiopen": "shplonk", "insecure_dev_params": true,
+//!   "transcript": "blake2b" | "evm", "multiopen": "shplonk", "insecure_dev_params": true,
 //!   "public_inputs": [ { "msg_hash": "0x…32 bytes", "pubkey": "0x04…65 bytes" } ],
 //!   "vk_hash": "0x…32 bytes", "proof": "0x…" }
 //! ```
@@ -12,7 +13,7 @@
 //! `msg_hash` is the message hash as the circuit takes it: the 32-byte big-endian hash reduced
 //! mod n (the hash itself for all hashes below n, i.e. all but a 2^-128 fraction). `pubkey` is
 //! the uncompressed SEC1 key. The verifier rebuilds the instance column from these and the
-//! verifying key from `circuit`, `batch_size` and `k`; `vk_hash` ([`super::keys::vk_hash`])
+//! verifying key from `circuit`, `batch_size` and `k`; `vk_hash` ([`super::proving_key::vk_hash`])
 //! must equal that key's hash, so a proof made under another circuit build is reported as
 //! such. What the proof establishes: every signature i is a valid ECDSA signature on
 //! `msg_hash[i]` under `pubkey[i]` (see `batch_ecdsa_circuits::ecdsa`).
@@ -27,16 +28,18 @@ use halo2_proofs::poly::kzg::commitment::{KZGCommitmentScheme, ParamsKZG};
 use halo2_proofs::poly::kzg::multiopen::{ProverSHPLONK, VerifierSHPLONK};
 use halo2_proofs::poly::kzg::strategy::SingleStrategy;
 use halo2_proofs::transcript::{
-    Blake2bRead, Blake2bWrite, Challenge255, TranscriptReadBuffer, TranscriptWriterBuffer,
+    Blake2bRead, Blake2bWrite, Challenge255, EncodedChallenge, TranscriptRead,
+    TranscriptReadBuffer, TranscriptWriterBuffer,
 };
 use halo2curves::secp256k1::{Fq, Secp256k1Affine};
 use rand_core::RngCore;
 use serde::{Deserialize, Serialize};
 
 use super::circuit::{AnyCircuit, CircuitKind, CircuitVisitor};
+use super::transcript::{KeccakRead, KeccakWrite, TranscriptKind};
 use crate::hexfmt::{decode_hex, decode_hex_fixed, encode_hex};
 use crate::native::encoding::{fq_from_be_bytes, fq_to_be_bytes};
-use crate::native::keys::PublicKey;
+use crate::native::public_key::PublicKey;
 
 /// Version of the proof-file format written by this crate. 2 since the absent-operand fix of
 /// the relation block (README, security note): a version-1 file was made by a circuit whose
@@ -86,11 +89,27 @@ pub struct PublicInputRecord {
     pub pubkey: String,
 }
 
+/// A circuit kind written by its name (`"batch"`, `"naive"`).
+mod kind_name {
+    use super::CircuitKind;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(kind: &CircuitKind, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(kind.as_str())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<CircuitKind, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 /// The proof file (see the module doc).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ProofFile {
     pub version: u32,
+    #[serde(with = "kind_name")]
     pub circuit: CircuitKind,
     pub batch_size: usize,
     pub k: u32,
@@ -102,7 +121,7 @@ pub struct ProofFile {
     /// Whether the proof was made under the insecure development setup.
     pub insecure_dev_params: bool,
     pub public_inputs: Vec<PublicInputRecord>,
-    /// [`super::keys::vk_hash`] of the verifying key, hex.
+    /// [`super::proving_key::vk_hash`] of the verifying key, hex.
     pub vk_hash: String,
     /// The proof bytes, hex.
     pub proof: String,
@@ -173,10 +192,11 @@ impl ProofFile {
     }
 
     fn check_form(&self) -> Result<(), ProofFileError> {
-        if self.transcript != "blake2b" || self.multiopen != "shplonk" {
+        self.transcript_kind()?;
+        if self.multiopen != "shplonk" {
             return Err(ProofFileError::Field(format!(
-                "transcript {:?} / multiopen {:?} not supported (expected blake2b / shplonk)",
-                self.transcript, self.multiopen
+                "multiopen {:?} not supported (expected shplonk)",
+                self.multiopen
             )));
         }
         if self.batch_size > MAX_BATCH_SIZE {
@@ -202,6 +222,13 @@ impl ProofFile {
         self.proof_bytes()?;
         self.public_inputs()?;
         Ok(())
+    }
+
+    /// The transcript the proof was made with.
+    pub fn transcript_kind(&self) -> Result<TranscriptKind, ProofFileError> {
+        self.transcript
+            .parse()
+            .map_err(|e: super::transcript::UnknownTranscript| ProofFileError::Field(e.to_string()))
     }
 
     /// The proof bytes.
@@ -244,6 +271,7 @@ struct Prove<'a, R: RngCore> {
     params: &'a ParamsKZG<Bn256>,
     pk: &'a ProvingKey<G1Affine>,
     instance: &'a [Native],
+    transcript: TranscriptKind,
     rng: R,
 }
 
@@ -252,12 +280,25 @@ impl<R: RngCore> CircuitVisitor<Result<Vec<u8>, ProveError>> for Prove<'_, R> {
         self,
         circuit: &C,
     ) -> Result<Vec<u8>, ProveError> {
-        let mut transcript = Blake2bWrite::<_, G1Affine, Challenge255<_>>::init(vec![]);
+        match self.transcript {
+            TranscriptKind::Blake2b => self.run(
+                circuit,
+                Blake2bWrite::<_, G1Affine, Challenge255<_>>::init(vec![]),
+            ),
+            TranscriptKind::Evm => self.run(circuit, KeccakWrite::init(vec![])),
+        }
+    }
+}
+
+impl<R: RngCore> Prove<'_, R> {
+    fn run<C, E, T>(self, circuit: &C, mut transcript: T) -> Result<Vec<u8>, ProveError>
+    where
+        C: Circuit<Native> + Clone,
+        E: EncodedChallenge<G1Affine>,
+        T: TranscriptWriterBuffer<Vec<u8>, G1Affine, E>,
+    {
         let circuit = circuit.clone();
-        let instance = self.instance;
-        let params = self.params;
-        let pk = self.pk;
-        let rng = self.rng;
+        let (params, pk, instance, rng) = (self.params, self.pk, self.instance, self.rng);
         // halo2's prover unwraps internally in a few places (e.g. lookup permutations); a
         // panic there becomes an error here instead of ending the process.
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -300,12 +341,13 @@ pub fn on_pool<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     out.expect("rayon::scope waits for its jobs")
 }
 
-/// A SHPLONK proof (Blake2b transcript) of `circuit` with its own instance column (computed
-/// on a worker of rayon's pool, see [`on_pool`]).
+/// A SHPLONK proof of `circuit` with its own instance column, in `transcript` (computed on a
+/// worker of rayon's pool, see [`on_pool`]).
 pub fn create_proof(
     params: &ParamsKZG<Bn256>,
     pk: &ProvingKey<G1Affine>,
     circuit: &AnyCircuit,
+    transcript: TranscriptKind,
     rng: impl RngCore + Send,
 ) -> Result<Vec<u8>, ProveError> {
     let instance = circuit.instance();
@@ -314,30 +356,43 @@ pub fn create_proof(
             params,
             pk,
             instance: &instance,
+            transcript,
             rng,
         })
     })
 }
 
-/// Whether `proof` verifies for `instance` under `vk` (SHPLONK, Blake2b transcript), checked
-/// on a worker of rayon's pool ([`on_pool`]). Malformed proof bytes simply fail.
+/// Whether `proof` (made with `transcript`) verifies for `instance` under `vk` (SHPLONK),
+/// checked on a worker of rayon's pool ([`on_pool`]). Malformed proof bytes simply fail.
 pub fn verify_proof(
     params: &ParamsKZG<Bn256>,
     vk: &VerifyingKey<G1Affine>,
     instance: &[Native],
     proof: &[u8],
+    transcript: TranscriptKind,
 ) -> bool {
-    on_pool(|| verify_proof_here(params, vk, instance, proof))
+    on_pool(|| match transcript {
+        TranscriptKind::Blake2b => verify_with(
+            params,
+            vk,
+            instance,
+            Blake2bRead::<_, G1Affine, Challenge255<_>>::init(proof),
+        ),
+        TranscriptKind::Evm => verify_with(params, vk, instance, KeccakRead::init(proof)),
+    })
 }
 
-fn verify_proof_here(
+fn verify_with<E, T>(
     params: &ParamsKZG<Bn256>,
     vk: &VerifyingKey<G1Affine>,
     instance: &[Native],
-    proof: &[u8],
-) -> bool {
+    mut transcript: T,
+) -> bool
+where
+    E: EncodedChallenge<G1Affine>,
+    T: TranscriptRead<G1Affine, E>,
+{
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let mut transcript = Blake2bRead::<_, G1Affine, Challenge255<_>>::init(proof);
         halo2_proofs::plonk::verify_proof::<
             KZGCommitmentScheme<Bn256>,
             VerifierSHPLONK<'_, Bn256>,
@@ -361,8 +416,8 @@ mod tests {
 
     fn sample() -> ProofFile {
         let records = crate::demo::demo_batch(2, 3, &[]).unwrap();
-        let file = crate::batch::BatchFile::from_records(&records).unwrap();
-        let items = file.items(crate::batch::Policy::default()).unwrap();
+        let file = crate::batch_file::BatchFile::from_records(&records).unwrap();
+        let items = file.items(crate::batch_file::Policy::default()).unwrap();
         ProofFile {
             version: PROOF_FILE_VERSION,
             circuit: CircuitKind::Batch,
@@ -386,6 +441,12 @@ mod tests {
         let f = sample();
         let back = ProofFile::parse(&f.to_json()).unwrap();
         assert_eq!(back, f);
+        let evm = ProofFile {
+            transcript: TranscriptKind::Evm.as_str().into(),
+            ..f.clone()
+        };
+        let back_evm = ProofFile::parse(&evm.to_json()).unwrap();
+        assert_eq!(back_evm.transcript_kind().unwrap(), TranscriptKind::Evm);
         let inputs = back.public_inputs().unwrap();
         assert_eq!(inputs.len(), 2);
         assert_eq!(instance_of(&inputs).len(), 6);
@@ -408,7 +469,7 @@ mod tests {
             (
                 f.to_json()
                     .replace("\"circuit\": \"batch\"", "\"circuit\": \"fast\""),
-                "unknown variant",
+                "unknown circuit",
             ),
             (
                 f.to_json()
@@ -416,6 +477,13 @@ mod tests {
                 "batch_size is 3",
             ),
             (f.to_json().replace("0x0102", "0x01z2"), "proof"),
+            (
+                f.to_json().replace(
+                    "\"transcript\": \"blake2b\"",
+                    "\"transcript\": \"poseidon\"",
+                ),
+                "unknown transcript \"poseidon\"",
+            ),
             (
                 f.to_json()
                     .replace(&f.public_inputs[1].pubkey[4..10], "000000"),

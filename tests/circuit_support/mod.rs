@@ -3,7 +3,7 @@
 //! reference, Wycheproof cases, and MockProver runs of `NaiveEcdsaCircuit`.
 
 use batch_ecdsa::native::encoding::fq_from_be_bytes_reduced;
-use batch_ecdsa::native::keys::PublicKey;
+use batch_ecdsa::native::public_key::PublicKey;
 use batch_ecdsa_circuits::bigint::fe_to_big;
 use batch_ecdsa_circuits::ecdsa::naive::NaiveEcdsaCircuit;
 use batch_ecdsa_circuits::ecdsa::SignatureWitness;
@@ -25,10 +25,10 @@ pub fn witness(r_point: Secp256k1Affine, s: Fq, h: Fq, q: Secp256k1Affine) -> Si
 /// The witnesses of a `gen-batch` demo batch (all valid).
 pub fn demo_witnesses(count: usize, seed: u64) -> Vec<SignatureWitness> {
     let records = batch_ecdsa::demo::demo_batch(count, seed, &[]).expect("demo batch");
-    let file = batch_ecdsa::batch::BatchFile::from_records(&records).expect("parses");
+    let file = batch_ecdsa::batch_file::BatchFile::from_records(&records).expect("parses");
     batch_ecdsa::prover::circuit::witnesses_from_batch(
         &file,
-        batch_ecdsa::batch::Policy::default(),
+        batch_ecdsa::batch_file::Policy::default(),
         true,
     )
     .expect("valid")

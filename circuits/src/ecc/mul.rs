@@ -88,17 +88,23 @@ pub fn offset_point() -> Secp256k1Affine {
     })
 }
 
-fn linear_row(
+/// `α·x + Σⱼ (cⱼ·yⱼ + γⱼ)` as a chain of linear rows, one per term `(yⱼ, cⱼ, γⱼ)`: the first
+/// row is `α·x + c₀·y₀ + γ₀`, each later row `acc + cⱼ·yⱼ + γⱼ` (its first input a copy of the
+/// row before's output). Returns the last output. Needs at least one term.
+fn linear_chain(
     fq: &FieldChip<Fq>,
     b: &mut Builder,
-    x0: Option<&AssignedValue>,
-    x1: Option<&AssignedValue>,
-    alpha: Native,
-    beta: Native,
-    gamma: Native,
+    (x, alpha): (&AssignedValue, Native),
+    terms: &[(&AssignedValue, Native, Native)],
 ) -> AssignedValue {
-    fq.range
-        .linear_row(b, x0, x1, alpha, beta, Native::ZERO, gamma)
+    let (mut acc, mut a) = (*x, alpha);
+    for (y, c, g) in terms {
+        acc = fq
+            .range
+            .linear_row(b, Some(&acc), Some(y), a, *c, Native::ZERO, *g);
+        a = Native::ONE;
+    }
+    acc
 }
 
 /// Bit sizes of the three digit groups of a recoding at window `w`: each a multiple of `w`,
@@ -194,73 +200,31 @@ pub fn odd_windows(
         .filter(|x| x.bits() <= t_bits as u64)
         .unwrap_or_default();
     let t_cell = range.load_checked(b, native(&t), t_bits);
-    let u = linear_row(
+    let u = linear_chain(
         fq,
         b,
-        Some(&groups[0]),
-        Some(&kl[0]),
-        Native::from(2u64),
-        -one,
-        zero,
-    );
-    let u = linear_row(
-        fq,
-        b,
-        Some(&u),
-        Some(beta_bit.cell()),
-        one,
-        -native(&nl[0]),
-        -native(&ml[0]),
-    );
-    let u = linear_row(
-        fq,
-        b,
-        Some(&u),
-        Some(&t_cell),
-        one,
-        -pow2(LIMB_BITS),
-        pow2(LIMB_BITS + 1),
+        (&groups[0], Native::from(2u64)),
+        &[
+            (&kl[0], -one, zero),
+            (beta_bit.cell(), -native(&nl[0]), -native(&ml[0])),
+            (&t_cell, -pow2(LIMB_BITS), pow2(LIMB_BITS + 1)),
+        ],
     );
     let zero_cell = b.constant(zero);
     b.constrain_equal(&u, &zero_cell);
     // Natively: 2(E₀ + 2^g₀·E₁ + 2^(g₀+g₁)·E₂) − k̂ − β·n − M ≡ 0.
-    let w = linear_row(
+    let w = linear_chain(
         fq,
         b,
-        Some(&groups[0]),
-        Some(&groups[1]),
-        Native::from(2u64),
-        pow2(starts[1] + 1),
-        zero,
-    );
-    let w = linear_row(
-        fq,
-        b,
-        Some(&w),
-        Some(&groups[2]),
-        one,
-        pow2(starts[2] + 1),
-        zero,
-    );
-    let w = linear_row(fq, b, Some(&w), Some(&kl[0]), one, -one, zero);
-    let w = linear_row(fq, b, Some(&w), Some(&kl[1]), one, -pow2(LIMB_BITS), zero);
-    let w = linear_row(
-        fq,
-        b,
-        Some(&w),
-        Some(&kl[2]),
-        one,
-        -pow2(2 * LIMB_BITS),
-        zero,
-    );
-    let w = linear_row(
-        fq,
-        b,
-        Some(&w),
-        Some(beta_bit.cell()),
-        one,
-        -native(&n),
-        -native(&m_all),
+        (&groups[0], Native::from(2u64)),
+        &[
+            (&groups[1], pow2(starts[1] + 1), zero),
+            (&groups[2], pow2(starts[2] + 1), zero),
+            (&kl[0], -one, zero),
+            (&kl[1], -pow2(LIMB_BITS), zero),
+            (&kl[2], -pow2(2 * LIMB_BITS), zero),
+            (beta_bit.cell(), -native(&n), -native(&m_all)),
+        ],
     );
     b.constrain_equal(&w, &zero_cell);
     out

@@ -101,8 +101,8 @@ use std::collections::HashMap;
 
 use ff::Field;
 use group::Curve;
-use halo2_proofs::circuit::{Layouter, SimpleFloorPlanner};
-use halo2_proofs::plonk::{Circuit, ConstraintSystem, Error};
+
+use halo2_proofs::plonk::{ConstraintSystem, Error};
 use halo2curves::secp256k1::Secp256k1;
 use halo2curves::secp256k1::{Fp, Fq};
 use num_bigint::BigUint;
@@ -113,13 +113,14 @@ use super::challenge::{
 };
 use super::scalar::{self, NonZeroScalar};
 use super::witness::SignatureWitness;
-use crate::config::{layout_circuit_methods, CircuitConfig, InstanceConfig, LaidOutCircuit};
+use crate::config::{impl_layout_circuit, CircuitConfig, InstanceConfig, LaidOutCircuit};
 use crate::ecc::{
     assert_window, odd_windows, EccChip, MsmTerm, PointLookupTable, ScalarWindow, WINDOW,
 };
 use crate::field::params::{to_limbs, NUM_LIMBS};
 use crate::field::{FieldChip, FieldValue, Overflowing, Proper, Reduced, Relation};
 use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
+use crate::plan::{LayoutGoal, Plan};
 
 /// The Straus window of the `Qᵢ` and G terms: 5 (32-entry tables of `Qᵢ`, 52 windows of each
 /// full-width scalar). Measured for w = 3, 4, 5 at every B from 1 to 256 (`batch_cells`,
@@ -139,56 +140,6 @@ pub fn batch_params(lookup_bits: u32, w: u32) -> LayoutParams {
     p.phases = 2;
     p.commit_phase0 = true;
     p
-}
-
-/// What [`BatchEcdsaCircuit::fitted_with`] optimises.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum LayoutGoal {
-    /// The smallest proof and fastest verification: one phase-1 column group at the smallest
-    /// k that holds it (k grows with the batch).
-    #[default]
-    SmallProof,
-    /// The least proving work: for every k, the fewest phase-1 lanes (column groups, at most
-    /// [`MAX_LANES`]) that fit, keeping the (k, lanes) with the smallest
-    /// [`proving_columns`]` × 2^k`. Larger proofs (each lane adds ~35 committed polynomials).
-    FastProver,
-}
-
-/// Largest k [`BatchEcdsaCircuit::fitted`] tries.
-pub const MAX_K: u32 = 26;
-
-/// Most phase-1 column groups (lanes) [`LayoutGoal::FastProver`] uses: each lane adds
-/// ~35 committed polynomials (11 advice columns, 8 lookup arguments of 3) to the proof and
-/// its verification, so the search stops there.
-pub const MAX_LANES: usize = 8;
-
-/// Polynomials the prover commits per proof for this layout, read from the configured
-/// constraint system: advice columns, 3 per lookup argument (permuted input, permuted table,
-/// grand product) and the permutation's grand products (one per `degree − 2` columns with
-/// equality). Times `2^k` this is the proving work `fitted` minimises.
-pub fn proving_columns(params: &LayoutParams) -> usize {
-    let cs = configured(params);
-    let chunk = cs.degree().saturating_sub(2).max(1);
-    cs.num_advice_columns()
-        + 3 * cs.lookups().len()
-        + cs.permutation().get_columns().len().div_ceil(chunk)
-}
-
-fn configured(params: &LayoutParams) -> ConstraintSystem<Native> {
-    let mut cs = ConstraintSystem::<Native>::default();
-    let _ = BatchEcdsaCircuit::configure_with_params(&mut cs, params.clone());
-    cs
-}
-
-/// Rows at the end of every column that halo2 keeps for blinding (`blinding_factors + 1`,
-/// read from the configured constraint system rather than assumed).
-pub fn reserved_rows(params: &LayoutParams) -> usize {
-    configured(params).blinding_factors() + 1
-}
-
-/// Whether builder heights `rows` and the range table fit in `2^k` rows.
-pub fn fits_in(params: &LayoutParams, rows: usize, k: u32) -> bool {
-    rows.max(params.table_rows()) + reserved_rows(params) <= 1usize << k
 }
 
 /// Columns: the shared chip configuration (the phase-0 commit column, the phase-1 column
@@ -375,79 +326,17 @@ impl BatchEcdsaCircuit {
         Self::fitted_full(signatures, window, Coefficients::Short, goal)
     }
 
-    /// The circuit with coefficients `mode` laid out for `goal`, and its k (lookup bits
-    /// `k − 1`). Phase 0 is always the commit column; only phase 1 gets lanes. For every k
-    /// it takes the fewest phase-1 lanes that fit (1 for [`LayoutGoal::SmallProof`], at most
-    /// [`MAX_LANES`] for [`LayoutGoal::FastProver`]) and keeps the (k, lanes) with the
-    /// smallest proving work [`proving_columns`]` × 2^k` (ties: fewer columns).
+    /// The circuit with coefficients `mode` laid out for `goal` by the planner
+    /// ([`Plan::batch`]), and its k (lookup bits `k − 1`).
     pub fn fitted_full(
         signatures: Vec<SignatureWitness>,
         window: u32,
         mode: Coefficients,
         goal: LayoutGoal,
     ) -> (Self, u32) {
-        let max_lanes = match goal {
-            LayoutGoal::SmallProof => 1,
-            LayoutGoal::FastProver => MAX_LANES,
-        };
-        let mut best: Option<(u128, usize, Self, u32)> = None;
-        for k in 11..=MAX_K {
-            let Some(c) = Self::fit_lanes(&signatures, window, k, mode, max_lanes) else {
-                continue;
-            };
-            let cols = proving_columns(&c.params);
-            let cost = (cols as u128) << k;
-            let single = c.params.lanes_of(1) == 1;
-            if !matches!(&best, Some((bc, bcols, _, _)) if (*bc, *bcols) <= (cost, cols)) {
-                best = Some((cost, cols, c, k));
-            }
-            // One lane fits: a larger k only adds rows.
-            if single {
-                break;
-            }
-        }
-        let (_, _, c, k) = best.expect("k = MAX_K fits any batch this crate lays out");
-        (c, k)
-    }
-
-    /// The circuit at size `2^k` (lookup bits `k − 1`) with the fewest phase-1 lanes that fit,
-    /// or `None` if more than `max_lanes` would be needed or the commit column (one row per
-    /// raw value) does not fit.
-    fn fit_lanes(
-        signatures: &[SignatureWitness],
-        window: u32,
-        k: u32,
-        mode: Coefficients,
-        max_lanes: usize,
-    ) -> Option<Self> {
-        let mut params = batch_params(k - 1, window);
-        params.challenges = match mode {
-            Coefficients::Powers => 1,
-            Coefficients::Short => challenges_for(signatures.len()),
-        };
-        let reserved = reserved_rows(&params);
-        let fits = |rows: usize, p: &LayoutParams| rows.max(p.table_rows()) + reserved <= 1 << k;
-        if !fits(0, &params) {
-            return None;
-        }
-        let cap = (1usize << k) - reserved;
-        let one = Self::new(params.clone(), signatures.to_vec(), window).with_coefficients(mode);
-        let [s0, s1] = one.phase_stats();
-        if !fits(s0.rows, &params) {
-            return None;
-        }
-        let mut lanes = s1.rows.div_ceil(cap).max(1);
-        loop {
-            if lanes > max_lanes {
-                return None;
-            }
-            params.lanes = vec![1, lanes];
-            let c = Self::new(params.clone(), signatures.to_vec(), window).with_coefficients(mode);
-            if fits(c.phase_stats()[1].rows, &params) {
-                return Some(c);
-            }
-            lanes += 1;
-        }
+        let plan = Plan::batch(signatures.len(), window, mode, goal);
+        let c = Self::new(plan.params, signatures, window).with_coefficients(mode);
+        (c, plan.k)
     }
 
     /// The chips of this circuit's parameters.
@@ -642,22 +531,12 @@ impl BatchEcdsaCircuit {
     }
 }
 
-impl Circuit<Native> for BatchEcdsaCircuit {
-    type Config = BatchConfig;
-    type FloorPlanner = SimpleFloorPlanner;
-    type Params = LayoutParams;
-
-    layout_circuit_methods!(
-        BatchConfig,
-        InstanceConfig::configure,
-        batch_params(17, DEFAULT_BATCH_WINDOW)
-    );
-
-    fn synthesize(
-        &self,
-        config: BatchConfig,
-        mut layouter: impl Layouter<Native>,
-    ) -> Result<(), Error> {
+impl_layout_circuit!(
+    BatchEcdsaCircuit,
+    BatchConfig,
+    InstanceConfig::configure,
+    batch_params(17, DEFAULT_BATCH_WINDOW),
+    |self, config, layouter| {
         if config.base.challenges.len() != self.params.num_challenges() {
             return Err(Error::Synthesis);
         }
@@ -683,7 +562,7 @@ impl Circuit<Native> for BatchEcdsaCircuit {
         let (b1, _public) = self.build_phase1(&ecc, &raw, &vals);
         config.base.assign_phase(&mut layouter, &b1, &mut cells)
     }
-}
+);
 
 impl LaidOutCircuit for BatchEcdsaCircuit {
     fn configured(&self) -> (ConstraintSystem<Native>, CircuitConfig) {

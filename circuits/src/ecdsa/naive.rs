@@ -30,12 +30,11 @@
 
 use std::collections::HashMap;
 
-use halo2_proofs::circuit::{Layouter, SimpleFloorPlanner};
-use halo2_proofs::plonk::{Circuit, ConstraintSystem, Error};
+use halo2_proofs::plonk::ConstraintSystem;
 
 use super::scalar;
 use super::witness::SignatureWitness;
-use crate::config::{layout_circuit_methods, CircuitConfig, InstanceConfig, LaidOutCircuit};
+use crate::config::{impl_layout_circuit, CircuitConfig, InstanceConfig, LaidOutCircuit};
 use crate::ecc::EccChip;
 use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
 
@@ -85,35 +84,33 @@ pub fn verify_signature(
 impl NaiveEcdsaCircuit {
     /// The circuit at window `window` (3, 4 or 5); the window's table section is added to
     /// `params` if missing.
-    pub fn new(mut params: LayoutParams, signatures: Vec<SignatureWitness>, window: u32) -> Self {
+    pub fn new(params: LayoutParams, signatures: Vec<SignatureWitness>, window: u32) -> Self {
         crate::ecc::assert_window(window);
-        if params.window_tag(window).is_none() {
-            params.window_bits.push(window);
-        }
         Self {
-            params,
+            params: Self::params_for(params, window),
             signatures,
             window,
         }
     }
 
-    /// The circuit at the smallest k its layout fits, with lookup bits `k − 1` (or the given
-    /// `lookup_bits`, where k is then at least `lookup_bits + 1`). Returns the circuit and k.
+    /// `params` with the table section of `window` added if missing.
+    pub fn params_for(mut params: LayoutParams, window: u32) -> LayoutParams {
+        if params.window_tag(window).is_none() {
+            params.window_bits.push(window);
+        }
+        params
+    }
+
+    /// The circuit at the smallest k its layout fits ([`crate::plan::Plan::naive`]), with
+    /// lookup bits `k − 1` (or the given `lookup_bits`, where k is then at least
+    /// `lookup_bits + 1`). Returns the circuit and k.
     pub fn fitted(
         signatures: Vec<SignatureWitness>,
         window: u32,
         lookup_bits: Option<u32>,
     ) -> (Self, u32) {
-        let mut k = lookup_bits.map_or(10, |l| l + 1);
-        loop {
-            let params = LayoutParams::new(lookup_bits.unwrap_or(k - 1));
-            let c = Self::new(params, signatures.clone(), window);
-            let rows = c.stats().rows;
-            if c.params.min_k(rows) <= k {
-                return (c, k);
-            }
-            k += 1;
-        }
+        let plan = crate::plan::Plan::naive(signatures.len(), window, lookup_bits);
+        (Self::new(plan.params, signatures, window), plan.k)
     }
 
     /// The chips of this circuit's parameters.
@@ -148,22 +145,12 @@ impl NaiveEcdsaCircuit {
     }
 }
 
-impl Circuit<Native> for NaiveEcdsaCircuit {
-    type Config = NaiveConfig;
-    type FloorPlanner = SimpleFloorPlanner;
-    type Params = LayoutParams;
-
-    layout_circuit_methods!(
-        NaiveConfig,
-        InstanceConfig::configure,
-        LayoutParams::default()
-    );
-
-    fn synthesize(
-        &self,
-        config: NaiveConfig,
-        mut layouter: impl Layouter<Native>,
-    ) -> Result<(), Error> {
+impl_layout_circuit!(
+    NaiveEcdsaCircuit,
+    NaiveConfig,
+    InstanceConfig::configure,
+    LayoutParams::default(),
+    |self, config, layouter| {
         config.base.load_table(&mut layouter)?;
         // The public cells are copied to the instance mirror rows (`Builder::mirror_instance`)
         // inside the builder; the instance gate ties those rows to the instance column.
@@ -171,7 +158,7 @@ impl Circuit<Native> for NaiveEcdsaCircuit {
         let mut cells = HashMap::new();
         config.base.assign_phase(&mut layouter, &b, &mut cells)
     }
-}
+);
 
 impl LaidOutCircuit for NaiveEcdsaCircuit {
     fn configured(&self) -> (ConstraintSystem<Native>, CircuitConfig) {

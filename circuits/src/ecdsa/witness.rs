@@ -71,6 +71,20 @@ impl SignatureWitness {
         })
     }
 
+    /// A placeholder for laying a circuit out without a batch (keygen, verification, the
+    /// planner): `R = Q = G`, `s = h = 1` — on the curve, in range, **not** a valid signature
+    /// (nothing is proven with it). The layout depends only on B, k and the window, never on
+    /// the witness values, so any witnesses of the right count give the same circuit and keys.
+    pub fn placeholder() -> Self {
+        let g = Secp256k1Affine::generator();
+        Self::new(g, Fq::ONE, Fq::ONE, g).expect("G is not the identity and 1 is not zero")
+    }
+
+    /// `n` copies of [`Self::placeholder`].
+    pub fn placeholders(n: usize) -> Vec<Self> {
+        vec![Self::placeholder(); n]
+    }
+
     /// Any integers below 2^256, unchecked otherwise: **for negative tests**, to force values
     /// past the native types (s = 0, s ≥ n, h ≥ n, coordinates ≥ p, points off the curve).
     pub fn from_raw(

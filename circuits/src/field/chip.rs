@@ -133,17 +133,7 @@ impl<P: PrimeField> FieldChip<P> {
         y: &impl FieldValue<P>,
     ) -> Overflowing<P> {
         let (x, y) = (x.crt(), y.crt());
-        let limbs = [0, 1, 2].map(|i| {
-            self.range.linear_row(
-                b,
-                Some(&x.limbs[i]),
-                Some(&y.limbs[i]),
-                Native::ONE,
-                Native::ONE,
-                Native::ZERO,
-                Native::ZERO,
-            )
-        });
+        let limbs = self.limbwise(b, x, Some(y), Native::ONE, Native::ONE, [Native::ZERO; 3]);
         let max_limbs = [0, 1, 2].map(|i| &x.max_limbs[i] + &y.max_limbs[i]);
         self.check_lazy(&max_limbs);
         Overflowing::wrap(CrtInt {
@@ -166,17 +156,14 @@ impl<P: PrimeField> FieldChip<P> {
     ) -> Overflowing<P> {
         let (x, y) = (x.crt(), y.crt());
         let d = self.sub_offset(&y.max_limbs);
-        let limbs = [0, 1, 2].map(|i| {
-            self.range.linear_row(
-                b,
-                Some(&x.limbs[i]),
-                Some(&y.limbs[i]),
-                Native::ONE,
-                -Native::ONE,
-                Native::ZERO,
-                native(&d[i]),
-            )
-        });
+        let limbs = self.limbwise(
+            b,
+            x,
+            Some(y),
+            Native::ONE,
+            -Native::ONE,
+            d.each_ref().map(native),
+        );
         let max_limbs = [0, 1, 2].map(|i| &x.max_limbs[i] + &d[i]);
         self.check_lazy(&max_limbs);
         let value = &x.value + super::params::from_limbs(&d) - &y.value;
@@ -191,17 +178,14 @@ impl<P: PrimeField> FieldChip<P> {
     pub fn neg(&self, b: &mut Builder, x: &impl FieldValue<P>) -> Overflowing<P> {
         let x = x.crt();
         let d = self.sub_offset(&x.max_limbs);
-        let limbs = [0, 1, 2].map(|i| {
-            self.range.linear_row(
-                b,
-                Some(&x.limbs[i]),
-                None,
-                -Native::ONE,
-                Native::ZERO,
-                Native::ZERO,
-                native(&d[i]),
-            )
-        });
+        let limbs = self.limbwise(
+            b,
+            x,
+            None,
+            -Native::ONE,
+            Native::ZERO,
+            d.each_ref().map(native),
+        );
         let max_limbs = d.clone();
         let value = super::params::from_limbs(&d) - &x.value;
         Overflowing::wrap(CrtInt {
@@ -211,22 +195,37 @@ impl<P: PrimeField> FieldChip<P> {
         })
     }
 
+    /// Limb i of the result is `α·x_i + β·y_i + γ_i` (one linear row per limb; no `y` term
+    /// when `y` is `None`). Bounds are the caller's to track.
+    fn limbwise(
+        &self,
+        b: &mut Builder,
+        x: &CrtInt,
+        y: Option<&CrtInt>,
+        alpha: Native,
+        beta: Native,
+        gamma: [Native; 3],
+    ) -> [AssignedValue; 3] {
+        [0, 1, 2].map(|i| {
+            let yi = y.map(|y| &y.limbs[i]);
+            self.range.linear_row(
+                b,
+                Some(&x.limbs[i]),
+                yi,
+                alpha,
+                beta,
+                Native::ZERO,
+                gamma[i],
+            )
+        })
+    }
+
     /// `k·x` for a small integer `k`, limb by limb (lazy); limb bounds scale by `k` (kept
     /// `≤ 2^200`, asserted).
     pub fn scale(&self, b: &mut Builder, x: &impl FieldValue<P>, k: u64) -> Overflowing<P> {
         let x = x.crt();
         let kn = Native::from(k);
-        let limbs = [0, 1, 2].map(|i| {
-            self.range.linear_row(
-                b,
-                Some(&x.limbs[i]),
-                None,
-                kn,
-                Native::ZERO,
-                Native::ZERO,
-                Native::ZERO,
-            )
-        });
+        let limbs = self.limbwise(b, x, None, kn, Native::ZERO, [Native::ZERO; 3]);
         let max_limbs = [0, 1, 2].map(|i| &x.max_limbs[i] * k);
         self.check_lazy(&max_limbs);
         Overflowing::wrap(CrtInt {

@@ -128,17 +128,6 @@ impl LayoutParams {
             .map(|i| i as u64 + 1)
     }
 
-    /// Rows kept free at the end of the columns for halo2's blinding (an upper bound for this
-    /// layout: gates query the main columns at rotations up to 8, so halo2 blinds 11 rows and
-    /// reserves one more; circuits that know their constraint system use its exact figure).
-    pub const RESERVED_ROWS: usize = 16;
-
-    /// The smallest k whose usable rows hold both the table and `rows` builder rows.
-    pub fn min_k(&self, rows: usize) -> u32 {
-        let need = self.table_rows().max(rows) + Self::RESERVED_ROWS;
-        need.next_power_of_two().trailing_zeros()
-    }
-
     /// Rows of the lookup table (tag 0 section and every other section).
     pub fn table_rows(&self) -> usize {
         (1usize << self.lookup_bits) + self.sections().iter().map(|w| 1usize << w).sum::<usize>()

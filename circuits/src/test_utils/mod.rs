@@ -12,13 +12,13 @@
 
 use std::sync::Arc;
 
-use halo2_proofs::circuit::{Layouter, SimpleFloorPlanner};
+use halo2_proofs::circuit::Layouter;
 use halo2_proofs::dev::MockProver;
 use halo2_proofs::plonk::{Circuit, ConstraintSystem, Error};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
-use crate::config::{layout_circuit_methods, CircuitConfig, LaidOutCircuit};
+use crate::config::{impl_layout_circuit, CircuitConfig, LaidOutCircuit};
 use crate::footprint::{check_circuit, FootprintReport};
 use crate::layout::adversary::{with_adversary, Adversary};
 use crate::layout::{Builder, CellRef, LayoutParams, Native};
@@ -39,6 +39,14 @@ impl BuilderCircuit {
         }
     }
 
+    /// The smallest k that holds this layout ([`crate::plan::min_k`], with the unusable rows
+    /// of this configuration).
+    pub fn min_k(&self) -> u32 {
+        let rows = self.builder().rows() as usize;
+        let unusable = crate::plan::unusable_rows::<Self>(&self.params);
+        crate::plan::min_k(&self.params, rows, unusable)
+    }
+
     /// Runs the closure on a fresh builder.
     pub fn builder(&self) -> Builder {
         let mut b = Builder::new(0, self.params.clone());
@@ -47,26 +55,16 @@ impl BuilderCircuit {
     }
 }
 
-impl Circuit<Native> for BuilderCircuit {
-    type Config = CircuitConfig;
-    type FloorPlanner = SimpleFloorPlanner;
-    type Params = LayoutParams;
-
-    layout_circuit_methods!(
-        CircuitConfig,
-        CircuitConfig::configure_secp256k1,
-        LayoutParams::default()
-    );
-
-    fn synthesize(
-        &self,
-        config: CircuitConfig,
-        mut layouter: impl Layouter<Native>,
-    ) -> Result<(), Error> {
+impl_layout_circuit!(
+    BuilderCircuit,
+    CircuitConfig,
+    CircuitConfig::configure_secp256k1,
+    LayoutParams::default(),
+    |self, config, layouter| {
         let b = self.builder();
         config.assign_single_phase(&mut layouter, &b)
     }
-}
+);
 
 impl LaidOutCircuit for BuilderCircuit {
     fn configured(&self) -> (ConstraintSystem<Native>, CircuitConfig) {
@@ -78,6 +76,15 @@ impl LaidOutCircuit for BuilderCircuit {
     fn instance_values(&self) -> Vec<Native> {
         Vec::new()
     }
+}
+
+/// The first command-line argument that parses as a number (a bench's lookup bits), else
+/// `default`.
+pub fn number_arg(default: u32) -> u32 {
+    std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(default)
 }
 
 /// `circuit` synthesised under the adversarial prover `adversary` (e.g. one cell written with
@@ -212,6 +219,24 @@ pub struct MutationReport {
     pub escaped: Vec<usize>,
     /// Cells marked free (not sampled).
     pub free: usize,
+}
+
+impl MutationReport {
+    /// Prints the report under `name` and asserts that more than `min_total` mutations were
+    /// tried and every one was caught (the escaped cells are named otherwise).
+    pub fn assert_all_caught(&self, name: &str, min_total: usize) {
+        println!("{name}: {self}");
+        assert!(
+            self.total > min_total,
+            "{name}: only {} mutations",
+            self.total
+        );
+        assert_eq!(
+            self.caught, self.total,
+            "{name}: escaped cells {:?}",
+            self.escaped
+        );
+    }
 }
 
 impl std::fmt::Display for MutationReport {

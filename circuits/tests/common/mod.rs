@@ -32,6 +32,22 @@ pub fn ecc_chip(b: &Builder) -> batch_ecdsa_circuits::ecc::EccChip {
     batch_ecdsa_circuits::ecc::EccChip::new(fp_chip(b), fq_chip(b))
 }
 
+/// The 16-entry window tables of `p` and `q` (window [`batch_ecdsa_circuits::ecc::WINDOW`]),
+/// loaded for the point-table lookup, in that order.
+pub fn two_lookup_tables(
+    e: &batch_ecdsa_circuits::ecc::EccChip,
+    b: &mut Builder,
+    p: halo2curves::secp256k1::Secp256k1Affine,
+    q: halo2curves::secp256k1::Secp256k1Affine,
+) -> [batch_ecdsa_circuits::ecc::PointLookupTable; 2] {
+    use batch_ecdsa_circuits::ecc::{AccPoint, WINDOW};
+    [p, q].map(|pt| {
+        let a: AccPoint = e.load_point(b, pt).into();
+        let t = e.odd_table(b, &a, WINDOW);
+        e.load_lookup_table(b, t)
+    })
+}
+
 pub fn fp_chip(b: &Builder) -> FieldChip<Fp> {
     FieldChip::new(RangeChip::new(b.params.clone()), 0)
 }

@@ -18,7 +18,7 @@
 //!    signature ([`Invalid`], exit code 1): no point with x = r, a wrong address for a recovered
 //!    key, high s under the EIP-2 policy, or a signature that does not verify.
 //!
-//! Whether the items satisfy the batch equation is the job of [`crate::native::batch`].
+//! Whether the items satisfy the batch equation is the job of [`crate::native::batch_verify`].
 
 use std::fmt;
 use std::path::Path;
@@ -27,10 +27,10 @@ use halo2curves::secp256k1::{Fq, Secp256k1Affine};
 use serde::{Deserialize, Serialize};
 
 use crate::hexfmt::{decode_hex, decode_hex_fixed, encode_hex};
-use crate::native::batch::{batch_verify, find_invalid, BatchItem};
+use crate::native::batch_verify::{batch_verify, find_invalid, BatchItem};
 use crate::native::ecdsa::nonce_point;
 use crate::native::encoding::fq_from_be_bytes_reduced;
-use crate::native::keys::PublicKey;
+use crate::native::public_key::PublicKey;
 use crate::native::recover::{ecrecover, recover_nonce_point};
 use crate::native::signature::{RecoveryId, Signature};
 

@@ -253,16 +253,7 @@ impl<W: std::io::Write> std::io::Write for HashingWriter<W> {
 /// written); returns its SHA-256 and length.
 fn write_pk_atomic(path: &Path, pk: &ProvingKey<G1Affine>) -> std::io::Result<([u8; 32], u64)> {
     use std::io::Write;
-    let name = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "no file name"))?;
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| {
-        let file = std::fs::File::create(&tmp)?;
+    crate::fsutil::write_atomic_with(path, |file| {
         let mut w = HashingWriter {
             inner: std::io::BufWriter::with_capacity(1 << 22, file),
             hasher: sha2::Sha256::new(),
@@ -270,16 +261,9 @@ fn write_pk_atomic(path: &Path, pk: &ProvingKey<G1Affine>) -> std::io::Result<([
         };
         pk.write(&mut w, KEY_FORMAT)?;
         w.flush()?;
-        let HashingWriter { inner, hasher, len } = w;
-        let file = inner.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)?;
+        let HashingWriter { hasher, len, .. } = w;
         Ok((hasher.finalize().into(), len))
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    })
 }
 
 /// The cached proving key, if the cache holds a sound one; `Err` says why not.
