@@ -1,0 +1,129 @@
+//! The EVM bench: for the batch circuit at B = 1, 2, 4, 8, 16, 32 and the naive circuit at
+//! B = 1, 2 (or the `circuit:B` list given, e.g. `batch:1,naive:2`), proves the demo batch with
+//! the EVM transcript, generates and compiles the verifier, deploys it in revm and verifies:
+//! gas (with and without 21,000 and the calldata), deployment gas, code size against EIP-170,
+//! proof and calldata bytes. Writes `results/evm.json` (rows the `calldata` calculator reads)
+//! and `results/evm.md` (the README table).
+//!
+//! Run: `cargo bench -p batch-ecdsa-evm --bench evm_gas [-- LIST]` (needs solc-js:
+//! `npm ci --prefix evm/solc`). Params and keys are cached in `params/`.
+
+use std::fmt::Write;
+use std::path::Path;
+use std::time::Instant;
+
+use batch_ecdsa::prover::circuit::CircuitKind;
+use batch_ecdsa_evm::measure::{measure, EvmRow};
+use batch_ecdsa_evm::solc::Solc;
+use batch_ecdsa_evm::EIP170_CODE_LIMIT;
+
+const DEFAULT: &str = "batch:1,batch:2,batch:4,batch:8,batch:16,batch:32,naive:1,naive:2";
+
+fn parse(list: &str) -> Result<Vec<(CircuitKind, usize)>, String> {
+    list.split(',')
+        .map(|item| {
+            let (kind, b) = item
+                .split_once(':')
+                .ok_or_else(|| format!("{item:?}: expected circuit:B"))?;
+            let kind: CircuitKind = kind.parse().map_err(|e| format!("{e}"))?;
+            let b: usize = b
+                .parse()
+                .map_err(|_| format!("{item:?}: B is not a number"))?;
+            Ok((kind, b))
+        })
+        .collect()
+}
+
+fn thousands(n: u64) -> String {
+    batch_ecdsa::calldata::table::thousands(n)
+}
+
+fn table(rows: &[EvmRow]) -> String {
+    let mut out = String::from(
+        "| circuit | B | k | public inputs | proof (EVM / Blake2b bytes) | calldata (bytes) \
+         | verify gas (tx) | verify gas (execution) | deploy gas | runtime code (bytes) \
+         | fits EIP-170 |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
+    );
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} / {} | {} | {} | {} | {} | {} | {} |",
+            r.circuit,
+            r.batch_size,
+            r.k,
+            r.public_inputs,
+            thousands(r.proof_bytes as u64),
+            thousands(r.proof_bytes_blake2b as u64),
+            thousands(r.calldata_bytes as u64),
+            thousands(r.verify_gas),
+            thousands(r.verify_gas_execution),
+            thousands(r.deploy_gas),
+            thousands(r.runtime_code_bytes as u64),
+            if r.fits_eip170 { "yes" } else { "**no**" }
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nEIP-170 limit: {} bytes of runtime code; rows marked **no** were deployed with the \
+         limit lifted to measure them. Gas in revm (Prague rules); proofs of the deterministic \
+         demo batches (seed 1).",
+        thousands(EIP170_CODE_LIMIT as u64)
+    );
+    out
+}
+
+fn main() {
+    let list = std::env::args()
+        .skip(1)
+        .find(|a| a.contains(':'))
+        .unwrap_or_else(|| DEFAULT.to_string());
+    let items = match parse(&list) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    let solc = match Solc::locate_or_install() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut rows = Vec::new();
+    for (kind, b) in items {
+        let t = Instant::now();
+        match measure(kind, b, &root.join("params"), &solc) {
+            Ok(m) => {
+                let r = &m.row;
+                eprintln!(
+                    "[{kind} B={b}] k = {}, verify {} gas ({} execution), code {} bytes, proof {} bytes ({:.0} s)",
+                    r.k,
+                    r.verify_gas,
+                    r.verify_gas_execution,
+                    r.runtime_code_bytes,
+                    r.proof_bytes,
+                    t.elapsed().as_secs_f64()
+                );
+                rows.push(m.row);
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                std::process::exit(1);
+            }
+        }
+    }
+    let results = root.join("results");
+    let json = serde_json::to_string_pretty(&rows).expect("rows serialize");
+    let md = table(&rows);
+    for (name, text) in [("evm.json", json + "\n"), ("evm.md", md.clone())] {
+        if let Err(e) = batch_ecdsa::fsutil::write_atomic(&results.join(name), text.as_bytes()) {
+            eprintln!("error: cannot write results/{name}: {e}");
+            std::process::exit(2);
+        }
+    }
+    print!("{md}");
+}

@@ -1,0 +1,157 @@
+//! `evm-verifier --circuit batch|naive --count B [--out-dir DIR] [--proof FILE]`: writes the
+//! Solidity verifier of the circuit laid out for B signatures (`Verifier.sol`), its creation
+//! and runtime bytecode (`verifier.creation.hex`, `verifier.runtime.hex`), and says whether
+//! it fits EIP-170. With `--proof FILE` (a proof file made with `prove --transcript evm`; its
+//! circuit and B are then taken from it) the verifier is also deployed in revm and called with
+//! the proof: the verdict and the gas are printed and `calldata.hex` written.
+//!
+//! Exit codes: 0 written (and the proof accepted); 1 the proof is rejected; 2 bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use batch_ecdsa::prover::api::{Prover, Silent};
+use batch_ecdsa::prover::circuit::CircuitKind;
+use batch_ecdsa::prover::proof::{instance_of, ProofFile};
+use batch_ecdsa::prover::transcript::{evm_calldata, TranscriptKind};
+use batch_ecdsa_evm::chain::{deploy, CallOutcome};
+use batch_ecdsa_evm::measure::verifier_of;
+use batch_ecdsa_evm::solc::Solc;
+use batch_ecdsa_evm::EIP170_CODE_LIMIT;
+use clap::Parser;
+
+/// Generates the Ethereum verifier of a batch-ecdsa circuit (and runs a proof through it).
+#[derive(Parser, Debug)]
+#[command(name = "evm-verifier", version)]
+struct Args {
+    /// Which circuit: batch or naive.
+    #[arg(long, default_value = "batch")]
+    circuit: String,
+    /// The batch size B the circuit is laid out for.
+    #[arg(long, required_unless_present = "proof")]
+    count: Option<usize>,
+    /// A proof file (EVM transcript) to verify in revm; gives the circuit and B.
+    #[arg(long)]
+    proof: Option<PathBuf>,
+    /// Folder for Verifier.sol and the bytecode files.
+    #[arg(long, default_value = "verifier")]
+    out_dir: PathBuf,
+    /// Folder of the cached params and keys (as for `prove`).
+    #[arg(long, default_value = "params")]
+    params_dir: PathBuf,
+}
+
+fn bad(msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {msg}");
+    ExitCode::from(2)
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> Result<(), String> {
+    batch_ecdsa::fsutil::write_atomic(&dir.join(name), text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", dir.join(name).display()))
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let file = match &args.proof {
+        Some(p) => match ProofFile::load(p) {
+            Ok(f) => Some(f),
+            Err(e) => return bad(e),
+        },
+        None => None,
+    };
+    let (kind, b) = match &file {
+        Some(f) => {
+            if f.transcript_kind().ok() != Some(TranscriptKind::Evm) {
+                return bad(format!(
+                    "the proof uses the {} transcript; the EVM verifier reads proofs made with \
+                     `prove --transcript evm`",
+                    f.transcript
+                ));
+            }
+            (f.circuit, f.batch_size)
+        }
+        None => match args.circuit.parse::<CircuitKind>() {
+            Ok(k) => (k, args.count.unwrap_or(0)),
+            Err(e) => return bad(format!("--circuit: {e}")),
+        },
+    };
+    if b == 0 {
+        return bad("--count: a batch has at least one signature");
+    }
+    let solc = match Solc::locate() {
+        Ok(s) => s,
+        Err(e) => return bad(e),
+    };
+    let prover = match Prover::new(kind, b, &args.params_dir, &Silent) {
+        Ok(p) => p,
+        Err(e) => return bad(e),
+    };
+    let (sol, compiled) = match verifier_of(&prover, &solc) {
+        Ok(v) => v,
+        Err(e) => return bad(e),
+    };
+    if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
+        return bad(format!("cannot create {}: {e}", args.out_dir.display()));
+    }
+    for (name, text) in [
+        ("Verifier.sol", sol),
+        (
+            "verifier.creation.hex",
+            hex::encode(&compiled.creation) + "\n",
+        ),
+        (
+            "verifier.runtime.hex",
+            hex::encode(&compiled.runtime) + "\n",
+        ),
+    ] {
+        if let Err(e) = write(&args.out_dir, name, &text) {
+            return bad(e);
+        }
+    }
+    let fits = compiled.runtime.len() <= EIP170_CODE_LIMIT;
+    println!(
+        "{kind} circuit, B = {b}, k = {}: runtime code {} bytes ({} EIP-170's {EIP170_CODE_LIMIT}), creation code {} bytes, written to {}",
+        prover.k(),
+        compiled.runtime.len(),
+        if fits { "within" } else { "OVER" },
+        compiled.creation.len(),
+        args.out_dir.display()
+    );
+    let Some(file) = file else {
+        return ExitCode::SUCCESS;
+    };
+    let calldata = match (file.public_inputs(), file.proof_bytes()) {
+        (Ok(inputs), Ok(proof)) => evm_calldata(&instance_of(&inputs), &proof),
+        (Err(e), _) | (_, Err(e)) => return bad(e),
+    };
+    if let Err(e) = write(
+        &args.out_dir,
+        "calldata.hex",
+        &(hex::encode(&calldata) + "\n"),
+    ) {
+        return bad(e);
+    }
+    let mut contract = match deploy(&compiled.creation, true) {
+        Ok(c) => c,
+        Err(e) => return bad(e),
+    };
+    match contract.call(&calldata) {
+        Ok(CallOutcome::Accepted(gas)) => {
+            println!(
+                "accepted: {} gas for the transaction ({} execution, 21,000 + calldata {}), deployment {} gas{}",
+                gas.total,
+                gas.execution(),
+                gas.intrinsic,
+                contract.deploy_gas,
+                if fits { "" } else { " (EIP-170 lifted)" }
+            );
+            ExitCode::SUCCESS
+        }
+        Ok(CallOutcome::Rejected { gas_used, reason }) => {
+            println!("rejected: {reason} after {gas_used} gas");
+            ExitCode::from(1)
+        }
+        Err(e) => bad(e),
+    }
+}

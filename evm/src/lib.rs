@@ -1,0 +1,25 @@
+//! The Ethereum side of a batch-ecdsa proof: the Solidity verifier of a circuit's verifying
+//! key, compiled offline, deployed and called in an EVM (revm) to measure its gas and size.
+//!
+//! Layers, each using only those above it in this list:
+//! - [`solc`]: Solidity → bytecode with solc-js 0.8.19 (npm, pinned in `evm/solc/`);
+//! - [`generate`]: the verifier's Solidity for a verifying key (snark-verifier's EVM loader,
+//!   SHPLONK, the Keccak transcript of `batch_ecdsa::prover::transcript`);
+//! - [`chain`]: an in-memory EVM: deploy, call, gas;
+//! - [`measure`]: one circuit and batch size end to end (prove with the EVM transcript,
+//!   generate, compile, deploy, verify) and the row the bench and the calldata calculator read.
+//!
+//! What the deployed verifier checks: the calldata is the instance column as 32-byte words
+//! followed by the proof (`batch_ecdsa::prover::transcript::evm_calldata`); it returns
+//! nothing on success and reverts otherwise. It reduces each word mod r and ignores calldata
+//! past the proof, so the caller must build the calldata itself from the statement it wants
+//! proven (never pass a user's calldata through). A failing check can use all the gas it is
+//! given (the precompiles consume the gas forwarded to them on bad input): cap it.
+
+pub mod chain;
+pub mod generate;
+pub mod measure;
+pub mod solc;
+
+/// EIP-170: the largest runtime code a contract may have on Ethereum mainnet.
+pub const EIP170_CODE_LIMIT: usize = 24_576;

@@ -1,0 +1,143 @@
+//! The generated Solidity verifier, compiled with solc-js and run in revm, against real
+//! proofs made with the EVM transcript: an honest proof is accepted; a proof with one changed
+//! byte, a changed public input, and a proof made for another batch size are rejected.
+//!
+//! Needs solc-js (`npm ci --prefix evm/solc`; `.ci/run` installs it). Proves B = 1 and
+//! B = 2 (batch circuit, development params and keys cached under Cargo's target tmp dir).
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use batch_ecdsa::prover::api::{Prover, Silent};
+use batch_ecdsa::prover::circuit::CircuitKind;
+use batch_ecdsa::prover::transcript::TranscriptKind;
+use batch_ecdsa_evm::chain::{deploy, CallOutcome, Deployed};
+use batch_ecdsa_evm::measure::{demo_file, prove, verifier_of};
+use batch_ecdsa_evm::solc::Solc;
+use batch_ecdsa_evm::EIP170_CODE_LIMIT;
+
+fn params_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("evm-params")
+}
+
+/// One batch size's verifier and honest calldata.
+struct Case {
+    prover: Prover,
+    creation: Vec<u8>,
+    runtime_bytes: usize,
+    calldata: Vec<u8>,
+    proof_len: usize,
+}
+
+fn case(b: usize) -> Case {
+    let solc = Solc::locate_or_install().expect("solc-js (npm ci --prefix evm/solc)");
+    let prover = Prover::new(CircuitKind::Batch, b, &params_dir(), &Silent).expect("prover");
+    let batch = demo_file(b).expect("demo batch");
+    let (proof, calldata) = prove(&prover, &batch, TranscriptKind::Evm).expect("proof");
+    let (_, compiled) = verifier_of(&prover, &solc).expect("verifier");
+    Case {
+        prover,
+        runtime_bytes: compiled.runtime.len(),
+        creation: compiled.creation,
+        calldata,
+        proof_len: proof.len(),
+    }
+}
+
+/// Both cases, made once (proving is the slow part).
+fn cases() -> &'static [Case; 2] {
+    static CASES: OnceLock<[Case; 2]> = OnceLock::new();
+    CASES.get_or_init(|| [case(1), case(2)])
+}
+
+fn deployed(c: &Case) -> Deployed {
+    deploy(&c.creation, true).expect("deploys with EIP-170 lifted")
+}
+
+fn accepts(contract: &mut Deployed, calldata: &[u8]) -> bool {
+    matches!(
+        contract.call(calldata).expect("a valid transaction"),
+        CallOutcome::Accepted(_)
+    )
+}
+
+#[test]
+fn honest_proofs_are_accepted_with_measured_gas() {
+    for c in cases() {
+        let mut contract = deployed(c);
+        match contract.call(&c.calldata).unwrap() {
+            CallOutcome::Accepted(gas) => {
+                assert!(
+                    gas.execution() > 100_000,
+                    "a pairing check costs more: {gas:?}"
+                );
+                assert_eq!(gas.total, gas.intrinsic + gas.execution());
+            }
+            other => panic!(
+                "B = {}: honest proof rejected: {other:?}",
+                c.prover.batch_size()
+            ),
+        }
+        assert_eq!(contract.runtime_bytes, c.runtime_bytes);
+        assert_eq!(
+            c.calldata.len(),
+            c.proof_len + 32 * 3 * c.prover.batch_size(),
+            "three public inputs a signature, one word each"
+        );
+    }
+}
+
+#[test]
+fn one_changed_byte_is_rejected() {
+    let c = &cases()[0];
+    let mut contract = deployed(c);
+    let start = c.calldata.len() - c.proof_len;
+    // The first commitment, a byte in the middle, the last evaluation.
+    for at in [start + 5, start + c.proof_len / 2, c.calldata.len() - 1] {
+        let mut bad = c.calldata.clone();
+        bad[at] ^= 0x01;
+        assert!(!accepts(&mut contract, &bad), "changed byte {at} accepted");
+    }
+}
+
+#[test]
+fn a_changed_public_input_is_rejected() {
+    let c = &cases()[0];
+    let mut contract = deployed(c);
+    for word in 0..3 {
+        let mut bad = c.calldata.clone();
+        bad[32 * word + 31] ^= 0x01;
+        assert!(
+            !accepts(&mut contract, &bad),
+            "changed public input {word} accepted"
+        );
+    }
+}
+
+#[test]
+fn a_proof_for_another_batch_size_is_rejected() {
+    let [one, two] = cases();
+    let mut v1 = deployed(one);
+    let mut v2 = deployed(two);
+    assert!(accepts(&mut v1, &one.calldata) && accepts(&mut v2, &two.calldata));
+    assert!(
+        !accepts(&mut v1, &two.calldata),
+        "B = 2 proof accepted by the B = 1 verifier"
+    );
+    assert!(
+        !accepts(&mut v2, &one.calldata),
+        "B = 1 proof accepted by the B = 2 verifier"
+    );
+}
+
+#[test]
+fn the_code_limit_is_enforced_unless_lifted() {
+    let c = &cases()[0];
+    let fits = c.runtime_bytes <= EIP170_CODE_LIMIT;
+    assert_eq!(
+        deploy(&c.creation, false).is_ok(),
+        fits,
+        "{} bytes",
+        c.runtime_bytes
+    );
+}
