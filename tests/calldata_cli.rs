@@ -111,3 +111,138 @@ fn bad_arguments_exit_2() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+/// The rows of the table headed `[name]` in the text output, each as (header, cell) pairs.
+fn table_rows(text: &str, name: &str) -> Vec<Vec<(String, String)>> {
+    let mut lines = text
+        .lines()
+        .skip_while(|l| !l.starts_with(&format!("[{name}]")));
+    let header_line = lines
+        .find(|l| l.trim_start().starts_with("B "))
+        .unwrap_or_else(|| panic!("no table [{name}] in:\n{text}"));
+    // Header cells are separated by two or more spaces; cells never contain two spaces.
+    let split = |l: &str| -> Vec<String> {
+        l.split("  ")
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let header = split(header_line);
+    lines
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| header.iter().cloned().zip(split(l)).collect())
+        .collect()
+}
+
+fn cell<'a>(row: &'a [(String, String)], column: &str) -> &'a str {
+    row.iter()
+        .find(|(h, _)| h == column)
+        .map(|(_, c)| c.as_str())
+        .unwrap_or_else(|| panic!("no column {column:?} in {row:?}"))
+}
+
+/// The 2022 Optimism seed example as the tool printed it before the defaults moved to current
+/// prices (30 gwei, 131-byte proof, no verifier, 64-byte signatures, 288 batches a day): the
+/// key numbers of its EIP-2028 and EIP-7623 tables, pinned so that the example keeps
+/// reproducing exactly.
+const SEED_ARGS: &[&str] = &[
+    "--proof-bytes",
+    "131",
+    "--verification-gas",
+    "0",
+    "--gas-price-gwei",
+    "30",
+    "--batches-per-day",
+    "288",
+    "--schedule",
+    "calldata,floor",
+    "--sizes",
+    "1,200,1024",
+    "--batch-size",
+    "200",
+];
+
+#[test]
+fn seed_example_text_output_is_pinned() {
+    let out = calldata(SEED_ARGS);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    // (schedule, B, bytes w/o, bytes with, gas w/o, gas with, saving/batch, saving/day)
+    let expect = [
+        (
+            "calldata",
+            "1",
+            "64",
+            "151",
+            "1,024",
+            "2,416",
+            "-0.000042",
+            "-0.012027",
+        ),
+        (
+            "calldata", "200*", "12,800", "4,131", "204,800", "66,096", "0.004161", "1.198403",
+        ),
+        (
+            "calldata",
+            "1,024",
+            "65,536",
+            "20,611",
+            "1,048,576",
+            "329,776",
+            "0.021564",
+            "6.210432",
+        ),
+        (
+            "floor",
+            "1",
+            "64",
+            "151",
+            "2,560",
+            "6,040",
+            "-0.000104",
+            "-0.030067",
+        ),
+        (
+            "floor", "200*", "12,800", "4,131", "512,000", "165,240", "0.010403", "2.996006",
+        ),
+        (
+            "floor",
+            "1,024",
+            "65,536",
+            "20,611",
+            "2,621,440",
+            "824,440",
+            "0.053910",
+            "15.526080",
+        ),
+    ];
+    for (schedule, b, bw, bp, gw, gp, sb, sd) in expect {
+        let rows = table_rows(&text, schedule);
+        let row = rows
+            .iter()
+            .find(|r| cell(r, "B") == b)
+            .unwrap_or_else(|| panic!("[{schedule}] no row B = {b}:\n{text}"));
+        for (column, value) in [
+            ("bytes w/o", bw),
+            ("bytes with", bp),
+            ("gas w/o", gw),
+            ("gas with", gp),
+            ("saving/batch ETH", sb),
+            ("saving/day ETH", sd),
+        ] {
+            assert_eq!(cell(row, column), value, "[{schedule}] B = {b}, {column}");
+        }
+    }
+    assert_eq!(
+        text.matches("break-even: B = 3 (proof path cheaper")
+            .count(),
+        2,
+        "{text}"
+    );
+}
