@@ -1,67 +1,86 @@
-//! `calldata`: rollup cost table, posting B signatures vs one proof plus B senders.
+//! `calldata`: what it costs on Ethereum L1 to check B ECDSA signatures, posting the
+//! signatures or one batch-ECDSA proof, for calldata rollups, blob rollups and `ecrecover`
+//! bridges (see `batch_ecdsa::calldata`).
 //!
 //! Exit status: 0 on success, 2 on bad arguments (clap's own errors and values that make no
-//! sense, e.g. zero batches per day or a 63-byte signature).
+//! sense, e.g. zero batches per day, an unreadable proof file).
 
-use batch_ecdsa::calldata::model::{
-    default_blob_base_fee_wei, gwei_to_wei, DEFAULT_BATCHES_PER_DAY, DEFAULT_BATCH_SIZE,
-    DEFAULT_BREAK_EVEN_BOUND, DEFAULT_PROOF_BYTES, DEFAULT_SIGNATURE_BYTES,
-    DEFAULT_VERIFICATION_GAS,
-};
-use batch_ecdsa::calldata::proof_file::proof_bytes_from_file;
-use batch_ecdsa::calldata::schedule::BLOB_BYTES;
+use batch_ecdsa::calldata::params::{gwei_to_wei, DEFAULT_BATCH_SIZE, DEFAULT_BREAK_EVEN_BOUND};
+use batch_ecdsa::calldata::proof_file::proof_input_from_file;
 use batch_ecdsa::calldata::{
-    default_batch_sizes, report, table, BlobRounding, Params, Schedule, Sender,
+    default_batch_sizes, report, table, BlobRounding, Headroom, Origin, Request, Scenario,
+    Schedule, Sender, SignatureFormat,
 };
 use clap::Parser;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Rollup calldata savings: cost per batch of posting B ECDSA signatures versus one
-/// batch-ECDSA proof plus a sender (address or index) per transaction, under EIP-2028
-/// calldata, the EIP-7623 floor and EIP-4844 blobs.
+/// Cost on Ethereum L1 of checking B ECDSA signatures: post them (w/o), or post one
+/// batch-ECDSA proof plus a sender per signature and verify it (with). Prints the break-even
+/// for calldata rollups (EIP-2028, EIP-7623, EIP-7976), blob rollups (EIP-4844 at the EIP-7918
+/// reserve) and bridges checking signatures with ecrecover. Unset options take the scenario's
+/// value.
 #[derive(Parser, Debug)]
 #[command(name = "calldata", version)]
 struct Cli {
-    /// Batch size B of interest; added to the table's rows.
-    #[arg(short = 'b', long, default_value_t = DEFAULT_BATCH_SIZE)]
-    batch_size: u64,
+    /// Named input set: `current` (this project's figures, 2025-26 prices) or `optimism-2022`
+    /// (the 2022 seed example: 131-byte proof, no verifier gas, 30 gwei, 64-byte signatures,
+    /// EIP-2028 table).
+    #[arg(long, value_enum, default_value = "current")]
+    scenario: Scenario,
 
-    /// Batch sizes for the table rows, comma-separated [default: 1,2,4,...,1024].
+    /// Batch size B of interest; added to the table's rows [default: 200].
+    #[arg(short = 'b', long)]
+    batch_size: Option<u64>,
+
+    /// Batch sizes for the table rows, comma-separated [default: 1,16,64,128,256,1024,4096,
+    /// 16384,65536].
     #[arg(long, value_delimiter = ',')]
     sizes: Option<Vec<u64>>,
 
-    /// Bytes per signature: 64 (r, s) or 65 (r, s, v).
-    #[arg(long, default_value_t = DEFAULT_SIGNATURE_BYTES)]
-    signature_bytes: u64,
+    /// Signature as posted: `rs-parity` (64 B + 1 y-parity bit, OP Stack span batches), `rs`
+    /// (64 B) or `rsv` (65 B) [default: rs-parity; optimism-2022: rs].
+    #[arg(long, value_enum)]
+    signature: Option<SignatureFormat>,
 
-    /// Share of signature bytes that are non-zero (random bytes: 255/256 ≈ 1).
-    #[arg(long, default_value_t = 1.0)]
-    sig_nonzero_fraction: f64,
+    /// Share of signature bytes that are non-zero (random bytes: 255/256 ≈ 1) [default: 1].
+    #[arg(long)]
+    sig_nonzero_fraction: Option<f64>,
 
-    /// What the proof path posts per transaction: `address` (20 bytes) or `index:N` (N bytes).
-    #[arg(long, default_value = "address")]
-    sender: Sender,
+    /// What the proof path posts per signature: `address` (20 bytes) or `index:N` (N bytes)
+    /// [default: address].
+    #[arg(long)]
+    sender: Option<Sender>,
 
-    /// Proof size in bytes [default: 1376, a measured halo2-axiom SHPLONK proof of a small
-    /// circuit; our batch circuit's proof is 4896 bytes at B = 32: pass that, or --proof FILE].
+    /// Proof size in bytes [default: 4896, this project's measured batch-circuit proof at
+    /// B = 32].
     #[arg(long, conflicts_with = "proof")]
     proof_bytes: Option<u64>,
 
-    /// Take the proof size from a JSON file with a hex string field `proof` (0x optional).
+    /// Proof or EVM bench file (JSON): a proof file gives the proof size; an EVM bench row or
+    /// array (`proof_bytes`, `public_inputs`, `verify_gas_execution`, ...) gives the verifier's
+    /// calldata and measured gas.
     #[arg(long, value_name = "FILE")]
     proof: Option<PathBuf>,
 
-    /// On-chain verification gas of the proof (default is an estimate for a Halo2-KZG SHPLONK
-    /// verifier; 0 reproduces the pre-verifier seed example).
-    #[arg(long, default_value_t = DEFAULT_VERIFICATION_GAS)]
-    verification_gas: u64,
+    /// Which batch-circuit row of an EVM bench array to use, by its B [default: the largest].
+    #[arg(long, requires = "proof")]
+    verifier_batch_size: Option<u64>,
 
-    /// Execution gas price in gwei.
-    #[arg(long, default_value_t = 30.0)]
-    gas_price_gwei: f64,
+    /// On-chain verification execution gas [default: 350000, an ESTIMATE until the EVM bench
+    /// measures it; a bench file's verify_gas_execution when --proof gives one].
+    #[arg(long)]
+    verification_gas: Option<u64>,
 
-    /// Blob base fee in gwei [default: gas price / 16, the EIP-7918 reserve price].
+    /// Execution base fee in gwei [default: 1; optimism-2022: 30].
+    #[arg(long, visible_alias = "gas-price-gwei")]
+    base_fee_gwei: Option<f64>,
+
+    /// Priority fee (tip) per execution gas in gwei [default: 0].
+    #[arg(long)]
+    priority_fee_gwei: Option<f64>,
+
+    /// Blob base fee in gwei [default: base fee / 16, the EIP-7918 reserve].
     #[arg(long, conflicts_with = "blob_base_fee_wei")]
     blob_base_fee_gwei: Option<f64>,
 
@@ -69,66 +88,127 @@ struct Cli {
     #[arg(long)]
     blob_base_fee_wei: Option<u128>,
 
-    /// Usable payload bytes per blob (131072 = every byte; OP Stack packs 130044).
-    #[arg(long, default_value_t = BLOB_BYTES)]
-    blob_usable_bytes: u64,
+    /// Usable payload bytes per blob, at most 130048 [default: 130044, the OP Stack's
+    /// encoding].
+    #[arg(long)]
+    blob_usable_bytes: Option<u64>,
 
-    /// Charge whole blobs to the payload, or blob gas pro rata to its bytes.
-    #[arg(long, value_enum, default_value = "whole")]
-    blob_rounding: BlobRounding,
+    /// Charge whole blobs to the payload, or blob gas pro rata to its bytes [default: whole].
+    #[arg(long, value_enum)]
+    blob_rounding: Option<BlobRounding>,
 
-    /// Batches posted per day (288 = one every 5 minutes).
-    #[arg(long, default_value_t = DEFAULT_BATCHES_PER_DAY)]
-    batches_per_day: u64,
+    /// Execution gas per blob of senders to bind the proof to it [default: 50000, one
+    /// point-evaluation precompile call].
+    #[arg(long)]
+    blob_binding_gas: Option<u64>,
 
-    /// Schedules to show, comma-separated [default: calldata,floor,blob].
+    /// Calldata floor headroom: `none` (the payload is its transaction's only calldata),
+    /// `full` (other calldata absorbs all execution) or `tx-bytes:N` (N more calldata bytes per
+    /// transaction) [default: none].
+    #[arg(long)]
+    floor_headroom: Option<Headroom>,
+
+    /// Gas per signature of an ecrecover loop besides the 3,000-gas precompile [default: 400,
+    /// an estimate].
+    #[arg(long)]
+    ecrecover_loop_gas: Option<u64>,
+
+    /// Batches posted per day [default: 288, one every 5 minutes].
+    #[arg(long)]
+    batches_per_day: Option<u64>,
+
+    /// Schedules to show, comma-separated [default: calldata,floor,eip7976,blob;
+    /// optimism-2022: calldata].
     #[arg(long, value_enum, value_delimiter = ',')]
     schedule: Option<Vec<Schedule>>,
 
-    /// Largest B the break-even search tries.
+    /// Largest B the break-even searches try.
     #[arg(long, default_value_t = DEFAULT_BREAK_EVEN_BOUND)]
     bound: u64,
 
-    /// Print one JSON object instead of the table.
+    /// Print one JSON object instead of the tables.
     #[arg(long)]
     json: bool,
 }
 
+fn price(name: &str, gwei: f64) -> Result<u128, String> {
+    gwei_to_wei(gwei)
+        .ok_or_else(|| format!("{name} must be a finite number from 0 to 10^12 gwei, got {gwei}"))
+}
+
+fn request(cli: Cli) -> Result<Request, String> {
+    let scenario = cli.scenario;
+    let mut p = scenario.params();
+    let mut bench = None;
+    if let Some(path) = &cli.proof {
+        let input =
+            proof_input_from_file(path, cli.verifier_batch_size).map_err(|e| e.to_string())?;
+        let name = path.display();
+        p.proof_bytes = input.proof_bytes;
+        p.proof_origin = Origin::Measured(match &input.bench {
+            Some(row) => format!(
+                "EVM bench {name}: {} circuit, B = {}{}, {} B proof + {} x 32 B public inputs",
+                row.circuit,
+                row.batch_size,
+                row.k.map_or(String::new(), |k| format!(", k = {k}")),
+                row.proof_bytes,
+                row.public_inputs
+            ),
+            None => format!("proof file {name}"),
+        });
+        if let Some(gas) = input.verification_gas {
+            p.verification_gas = gas;
+            p.verification_origin =
+                Origin::Measured(format!("EVM bench {name}: verify_gas_execution"));
+        }
+        bench = input.bench;
+    }
+    if let Some(n) = cli.proof_bytes {
+        p.proof_bytes = n;
+        p.proof_origin = Origin::Given;
+    }
+    if let Some(g) = cli.verification_gas {
+        p.verification_gas = g;
+        p.verification_origin = Origin::Given;
+    }
+    if let Some(g) = cli.base_fee_gwei {
+        p.base_fee_wei = price("base fee", g)?;
+    }
+    if let Some(g) = cli.priority_fee_gwei {
+        p.priority_fee_wei = price("priority fee", g)?;
+    }
+    if let Some(g) = cli.blob_base_fee_gwei {
+        p.blob_base_fee_wei = Some(price("blob base fee", g)?);
+    }
+    if let Some(w) = cli.blob_base_fee_wei {
+        p.blob_base_fee_wei = Some(w);
+    }
+    p.signature = cli.signature.unwrap_or(p.signature);
+    p.signature_nonzero_fraction = cli
+        .sig_nonzero_fraction
+        .unwrap_or(p.signature_nonzero_fraction);
+    p.sender = cli.sender.unwrap_or(p.sender);
+    p.blob_usable_bytes = cli.blob_usable_bytes.unwrap_or(p.blob_usable_bytes);
+    p.blob_rounding = cli.blob_rounding.unwrap_or(p.blob_rounding);
+    p.blob_binding_gas = cli.blob_binding_gas.unwrap_or(p.blob_binding_gas);
+    p.headroom = cli.floor_headroom.unwrap_or(p.headroom);
+    p.ecrecover_loop_gas = cli.ecrecover_loop_gas.unwrap_or(p.ecrecover_loop_gas);
+    p.batches_per_day = cli.batches_per_day.unwrap_or(p.batches_per_day);
+    Ok(Request {
+        scenario,
+        params: p,
+        batch_size: cli.batch_size.unwrap_or(DEFAULT_BATCH_SIZE),
+        batch_sizes: cli.sizes.unwrap_or_else(default_batch_sizes),
+        schedules: cli.schedule.unwrap_or_else(|| scenario.schedules()),
+        bound: cli.bound,
+        verifier_bench: bench,
+    })
+}
+
 fn run(cli: Cli) -> Result<String, String> {
-    let gas_price_wei = gwei_to_wei(cli.gas_price_gwei).ok_or_else(|| {
-        format!(
-            "gas price must be a finite number ≥ 0 gwei, got {}",
-            cli.gas_price_gwei
-        )
-    })?;
-    let blob_base_fee_wei = match (cli.blob_base_fee_gwei, cli.blob_base_fee_wei) {
-        (Some(g), _) => gwei_to_wei(g)
-            .ok_or_else(|| format!("blob base fee must be a finite number ≥ 0 gwei, got {g}"))?,
-        (None, Some(w)) => w,
-        (None, None) => default_blob_base_fee_wei(gas_price_wei),
-    };
-    let proof_bytes = match (&cli.proof, cli.proof_bytes) {
-        (Some(path), _) => proof_bytes_from_file(path).map_err(|e| e.to_string())?,
-        (None, Some(n)) => n,
-        (None, None) => DEFAULT_PROOF_BYTES,
-    };
-    let params = Params {
-        proof_bytes,
-        verification_gas: cli.verification_gas,
-        gas_price_wei,
-        blob_base_fee_wei,
-        batches_per_day: cli.batches_per_day,
-        signature_bytes: cli.signature_bytes,
-        signature_nonzero_fraction: cli.sig_nonzero_fraction,
-        sender: cli.sender,
-        blob_usable_bytes: cli.blob_usable_bytes,
-        blob_rounding: cli.blob_rounding,
-    };
-    let sizes = cli.sizes.unwrap_or_else(default_batch_sizes);
-    let schedules = cli.schedule.unwrap_or_else(|| Schedule::ALL.to_vec());
-    let rep = report(&params, cli.batch_size, &sizes, &schedules, cli.bound)
-        .map_err(|e| e.to_string())?;
-    if cli.json {
+    let json = cli.json;
+    let rep = report(&request(cli)?).map_err(|e| e.to_string())?;
+    if json {
         serde_json::to_string(&rep).map_err(|e| format!("cannot encode JSON: {e}"))
     } else {
         Ok(table::render(&rep))

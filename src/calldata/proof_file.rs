@@ -1,13 +1,85 @@
-//! Reads the size of a proof from a proof file.
+//! Reads the proof path's inputs from a file: a proof file (its size), or an EVM bench file
+//! (the size of the verifier's calldata and its measured gas).
 //!
-//! Minimal format accepted here: a JSON object with a string field `proof` holding the proof
-//! bytes as hex (an optional `0x` prefix is allowed). Other fields are ignored, so the full
-//! proof file `prove` writes (`crate::prover::proof::ProofFile`, whose hex field is `proof`)
-//! is read as it is. The proof size is the decoded byte length.
+//! Accepted JSON documents:
+//!
+//! 1. **Proof file**: an object with a string field `proof`, the proof bytes in hex (`0x`
+//!    optional); other fields are ignored, so the file `prove` writes is read as it is. Gives
+//!    the proof size only (the decoded length); the verification gas stays as set otherwise.
+//! 2. **EVM bench row**: an object measured by deploying the generated verifier and calling it
+//!    in an EVM (the bench of issue 15; the fields it must write; values illustrative):
+//!
+//!    ```json
+//!    {"circuit": "batch", "batch_size": 32, "k": 17, "transcript": "evm",
+//!     "proof_bytes": 5280, "public_inputs": 96,
+//!     "verify_gas": 620000, "verify_gas_execution": 500000,
+//!     "deploy_gas": 5100000, "runtime_code_bytes": 23900}
+//!    ```
+//!
+//!    | field | required | meaning |
+//!    | --- | --- | --- |
+//!    | `circuit` | yes | `batch` or `naive` (only `batch` rows are used) |
+//!    | `batch_size` | yes | the circuit's B |
+//!    | `proof_bytes` | yes | the proof alone, EVM transcript |
+//!    | `verify_gas_execution` | yes | execution gas of the verifying call (without the 21,000 base and the calldata) |
+//!    | `public_inputs` | no (0) | public inputs, each a 32-byte calldata word before the proof |
+//!    | `verify_gas` | no | gas of the whole verifying transaction (21,000 and calldata included) |
+//!    | `k`, `transcript`, `deploy_gas`, `runtime_code_bytes` | no | shown; a runtime code above EIP-170's 24,576 bytes is flagged |
+//!
+//!    The proof path then posts `proof_bytes + 32 · public_inputs` bytes (the verifier's
+//!    calldata: instances as 32-byte words, then the proof) and executes
+//!    `verify_gas_execution`.
+//! 3. **EVM bench file**: an array of such rows; the `batch` row with the B asked for
+//!    (`--verifier-batch-size`) is used, by default the one with the largest B.
 
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// Why a proof file could not be read.
+/// One row of the EVM bench's output (see the module doc).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BenchRow {
+    pub circuit: String,
+    pub batch_size: u64,
+    #[serde(default)]
+    pub k: Option<u32>,
+    #[serde(default)]
+    pub transcript: Option<String>,
+    pub proof_bytes: u64,
+    #[serde(default)]
+    pub public_inputs: u64,
+    #[serde(default)]
+    pub verify_gas: Option<u64>,
+    pub verify_gas_execution: u64,
+    #[serde(default)]
+    pub deploy_gas: Option<u64>,
+    #[serde(default)]
+    pub runtime_code_bytes: Option<u64>,
+}
+
+/// Bytes of calldata per public input in the EVM verifier's layout.
+pub const PUBLIC_INPUT_WORD_BYTES: u64 = 32;
+/// Largest public-input count accepted from a bench row.
+pub const MAX_PUBLIC_INPUTS: u64 = 1_000_000;
+
+impl BenchRow {
+    /// Calldata of the verifying call: `proof_bytes + 32 · public_inputs`.
+    pub fn calldata_bytes(&self) -> u64 {
+        self.proof_bytes + PUBLIC_INPUT_WORD_BYTES * self.public_inputs
+    }
+}
+
+/// What a file says about the proof path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProofInput {
+    /// Bytes the proof path posts for the proof.
+    pub proof_bytes: u64,
+    /// Measured verification execution gas (bench files only).
+    pub verification_gas: Option<u64>,
+    /// The bench row used, if any.
+    pub bench: Option<BenchRow>,
+}
+
+/// Why a proof or bench file could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ProofFileError {
     #[error("cannot read proof file {path}: {source}")]
@@ -20,8 +92,27 @@ pub enum ProofFileError {
         path: String,
         source: serde_json::Error,
     },
-    #[error("proof file {path} has no string field `proof`")]
-    NoProofField { path: String },
+    #[error(
+        "{path} is neither a proof file (string field `proof`) nor an EVM bench row \
+         (`circuit`, `batch_size`, `proof_bytes`, `verify_gas_execution`)"
+    )]
+    Unrecognised { path: String },
+    #[error("{path}: bench row {index}: {source}")]
+    BadRow {
+        path: String,
+        index: usize,
+        source: serde_json::Error,
+    },
+    #[error("{path}: bench row {index}: {reason}")]
+    RowValue {
+        path: String,
+        index: usize,
+        reason: String,
+    },
+    #[error("{path}: no bench row for the batch circuit{which}")]
+    NoRow { path: String, which: String },
+    #[error("{path}: --verifier-batch-size applies to EVM bench files, not to a proof file")]
+    BatchSizeForProofFile { path: String },
     #[error("proof file {path}: field `proof` is not hex: {source}")]
     Hex {
         path: String,
@@ -31,18 +122,49 @@ pub enum ProofFileError {
     Empty { path: String },
 }
 
-/// Decodes the `proof` field of a JSON document and returns its length in bytes.
-pub fn proof_bytes_from_json(text: &str, path: &str) -> Result<u64, ProofFileError> {
+/// Reads a proof or bench document (`path` names it in errors); `batch_size` picks a bench
+/// row by the circuit's B.
+pub fn proof_input_from_json(
+    text: &str,
+    path: &str,
+    batch_size: Option<u64>,
+) -> Result<ProofInput, ProofFileError> {
     let value: serde_json::Value =
         serde_json::from_str(text).map_err(|source| ProofFileError::Json {
             path: path.to_string(),
             source,
         })?;
-    let hex_str = value.get("proof").and_then(|v| v.as_str()).ok_or_else(|| {
-        ProofFileError::NoProofField {
-            path: path.to_string(),
+    let rows: Vec<serde_json::Value> = match value {
+        serde_json::Value::Array(rows) => rows,
+        serde_json::Value::Object(ref o) if o.contains_key("proof_bytes") => vec![value],
+        serde_json::Value::Object(ref o) if o.get("proof").is_some_and(|p| p.is_string()) => {
+            if batch_size.is_some() {
+                return Err(ProofFileError::BatchSizeForProofFile {
+                    path: path.to_string(),
+                });
+            }
+            let hex_str = o.get("proof").and_then(|p| p.as_str()).unwrap_or_default();
+            return Ok(ProofInput {
+                proof_bytes: proof_length(hex_str, path)?,
+                verification_gas: None,
+                bench: None,
+            });
         }
-    })?;
+        _ => {
+            return Err(ProofFileError::Unrecognised {
+                path: path.to_string(),
+            })
+        }
+    };
+    let row = pick_row(&parse_rows(rows, path)?, path, batch_size)?;
+    Ok(ProofInput {
+        proof_bytes: row.calldata_bytes(),
+        verification_gas: Some(row.verify_gas_execution),
+        bench: Some(row),
+    })
+}
+
+fn proof_length(hex_str: &str, path: &str) -> Result<u64, ProofFileError> {
     let hex_str = hex_str.strip_prefix("0x").unwrap_or(hex_str);
     let bytes = hex::decode(hex_str).map_err(|source| ProofFileError::Hex {
         path: path.to_string(),
@@ -56,52 +178,154 @@ pub fn proof_bytes_from_json(text: &str, path: &str) -> Result<u64, ProofFileErr
     Ok(bytes.len() as u64)
 }
 
-/// Reads a proof file and returns the proof's length in bytes.
-pub fn proof_bytes_from_file(path: &Path) -> Result<u64, ProofFileError> {
+fn parse_rows(rows: Vec<serde_json::Value>, path: &str) -> Result<Vec<BenchRow>, ProofFileError> {
+    rows.into_iter()
+        .enumerate()
+        .map(|(index, v)| {
+            let row: BenchRow =
+                serde_json::from_value(v).map_err(|source| ProofFileError::BadRow {
+                    path: path.to_string(),
+                    index,
+                    source,
+                })?;
+            let bad = |reason: String| ProofFileError::RowValue {
+                path: path.to_string(),
+                index,
+                reason,
+            };
+            if row.proof_bytes == 0 {
+                return Err(bad("proof_bytes is 0".to_string()));
+            }
+            if row.public_inputs > MAX_PUBLIC_INPUTS {
+                return Err(bad(format!(
+                    "public_inputs {} is above {MAX_PUBLIC_INPUTS}",
+                    row.public_inputs
+                )));
+            }
+            Ok(row)
+        })
+        .collect()
+}
+
+fn pick_row(
+    rows: &[BenchRow],
+    path: &str,
+    batch_size: Option<u64>,
+) -> Result<BenchRow, ProofFileError> {
+    let is_batch = |r: &&BenchRow| r.circuit == "batch";
+    let row = match batch_size {
+        Some(b) => rows.iter().filter(is_batch).find(|r| r.batch_size == b),
+        None => rows.iter().filter(is_batch).max_by_key(|r| r.batch_size),
+    };
+    row.cloned().ok_or_else(|| ProofFileError::NoRow {
+        path: path.to_string(),
+        which: batch_size.map_or(String::new(), |b| format!(" at B = {b}")),
+    })
+}
+
+/// Reads a proof or bench file.
+pub fn proof_input_from_file(
+    path: &Path,
+    batch_size: Option<u64>,
+) -> Result<ProofInput, ProofFileError> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|source| ProofFileError::Io {
         path: name.clone(),
         source,
     })?;
-    proof_bytes_from_json(&text, &name)
+    proof_input_from_json(&text, &name, batch_size)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn read(text: &str) -> Result<ProofInput, ProofFileError> {
+        proof_input_from_json(text, "t", None)
+    }
+
+    const ROW32: &str = r#"{"circuit":"batch","batch_size":32,"k":17,"proof_bytes":5000,
+        "public_inputs":96,"verify_gas":600000,"verify_gas_execution":480000,
+        "deploy_gas":5000000,"runtime_code_bytes":26000}"#;
+
     #[test]
     fn reads_hex_proof_length() {
-        assert_eq!(
-            proof_bytes_from_json(r#"{"proof":"00ff10"}"#, "t").unwrap(),
-            3
+        let p = read(r#"{"proof":"00ff10"}"#).unwrap();
+        assert_eq!((p.proof_bytes, p.verification_gas), (3, None));
+        assert_eq!(read(r#"{"k":17,"proof":"0xabcd"}"#).unwrap().proof_bytes, 2);
+    }
+
+    #[test]
+    fn reads_a_bench_row_with_its_public_inputs_and_gas() {
+        let p = read(ROW32).unwrap();
+        assert_eq!(p.proof_bytes, 5_000 + 32 * 96);
+        assert_eq!(p.verification_gas, Some(480_000));
+        let row = p.bench.unwrap();
+        assert_eq!(row.runtime_code_bytes, Some(26_000));
+        // Optional fields may be left out.
+        let minimal = read(
+            r#"{"circuit":"batch","batch_size":1,"proof_bytes":4000,"verify_gas_execution":1}"#,
+        )
+        .unwrap();
+        assert_eq!(minimal.proof_bytes, 4_000);
+    }
+
+    #[test]
+    fn picks_a_batch_row_from_an_array() {
+        let text = format!(
+            r#"[{{"circuit":"naive","batch_size":64,"proof_bytes":1,"verify_gas_execution":1}},
+               {ROW32},
+               {{"circuit":"batch","batch_size":8,"proof_bytes":4000,"verify_gas_execution":9}}]"#
         );
-        assert_eq!(
-            proof_bytes_from_json(r#"{"k":17,"proof":"0xabcd"}"#, "t").unwrap(),
-            2
-        );
+        // Default: the batch row with the largest B (the naive row is ignored).
+        assert_eq!(read(&text).unwrap().verification_gas, Some(480_000));
+        let b8 = proof_input_from_json(&text, "t", Some(8)).unwrap();
+        assert_eq!(b8.verification_gas, Some(9));
+        assert!(matches!(
+            proof_input_from_json(&text, "t", Some(64)),
+            Err(ProofFileError::NoRow { .. })
+        ));
+        assert!(matches!(read("[]"), Err(ProofFileError::NoRow { .. })));
     }
 
     #[test]
     fn rejects_bad_files() {
+        type Is = fn(&ProofFileError) -> bool;
+        let cases: &[(&str, Is)] = &[
+            ("not json", |e| matches!(e, ProofFileError::Json { .. })),
+            (r#"{"proof":5}"#, |e| {
+                matches!(e, ProofFileError::Unrecognised { .. })
+            }),
+            (r#"{"proof":"abc"}"#, |e| {
+                matches!(e, ProofFileError::Hex { .. })
+            }),
+            (r#"{"proof":"0x"}"#, |e| {
+                matches!(e, ProofFileError::Empty { .. })
+            }),
+            (
+                r#"{"circuit":"batch","batch_size":1,"proof_bytes":4000}"#,
+                |e| matches!(e, ProofFileError::BadRow { .. }),
+            ),
+            (
+                r#"{"circuit":"batch","batch_size":1,"proof_bytes":0,"verify_gas_execution":1}"#,
+                |e| matches!(e, ProofFileError::RowValue { .. }),
+            ),
+            (
+                r#"{"circuit":"batch","batch_size":1,"proof_bytes":-5,"verify_gas_execution":1}"#,
+                |e| matches!(e, ProofFileError::BadRow { .. }),
+            ),
+            ("[1, 2]", |e| matches!(e, ProofFileError::BadRow { .. })),
+        ];
+        for (text, is) in cases {
+            let err = read(text).unwrap_err();
+            assert!(is(&err), "{text}: {err}");
+        }
         assert!(matches!(
-            proof_bytes_from_json("not json", "t"),
-            Err(ProofFileError::Json { .. })
+            proof_input_from_json(r#"{"proof":"00"}"#, "t", Some(32)),
+            Err(ProofFileError::BatchSizeForProofFile { .. })
         ));
         assert!(matches!(
-            proof_bytes_from_json(r#"{"proof":5}"#, "t"),
-            Err(ProofFileError::NoProofField { .. })
-        ));
-        assert!(matches!(
-            proof_bytes_from_json(r#"{"proof":"abc"}"#, "t"),
-            Err(ProofFileError::Hex { .. })
-        ));
-        assert!(matches!(
-            proof_bytes_from_json(r#"{"proof":"0x"}"#, "t"),
-            Err(ProofFileError::Empty { .. })
-        ));
-        assert!(matches!(
-            proof_bytes_from_file(Path::new("/nonexistent/proof.json")),
+            proof_input_from_file(Path::new("/nonexistent/proof.json"), None),
             Err(ProofFileError::Io { .. })
         ));
     }

@@ -1,6 +1,13 @@
-//! Plain-text rendering of a [`Report`]: one table per schedule, rows over B.
+//! Plain-text rendering of a [`Report`]: inputs with their origin, the answer per segment, one
+//! table per schedule and one for the `ecrecover` segment, and the notes.
 
-use super::model::{wei_to_eth, BlobRounding, Schedule, WEI_PER_GWEI};
+use super::bridge::ECRECOVER_SIGNATURE_BYTES;
+use super::limits::{
+    MAX_BLOBS_PER_BLOCK, MAX_BLOBS_PER_TX, MAX_CODE_BYTES, POINT_EVALUATION_GAS, TX_GAS_LIMIT_CAP,
+};
+use super::model::{BreakEven, Capacity, Comparison};
+use super::params::{wei_to_eth, BlobRounding, Headroom, Schedule, WEI_PER_GWEI};
+use super::schedule::OP_STACK_BLOB_PAYLOAD_BYTES;
 use super::{Report, ScheduleReport};
 use std::fmt::Write;
 
@@ -28,145 +35,367 @@ fn eth(wei: i128) -> String {
     format!("{:.6}", wei_to_eth(wei))
 }
 
+fn opt(n: Option<u64>) -> String {
+    n.map_or("none".to_string(), thousands)
+}
+
 fn describe(s: Schedule) -> &'static str {
     match s {
-        Schedule::Calldata => "EIP-2028 calldata, 16 / 4 gas per non-zero / zero byte",
-        Schedule::Floor => {
-            "EIP-7623 floor, 21000 + max(4*tokens + exec, 10*tokens) (shown without the 21000)"
+        Schedule::Calldata => {
+            "EIP-2028 calldata (before Pectra), 16 / 4 gas per non-zero / zero byte"
         }
-        Schedule::Blob => "EIP-4844 blobs for signatures / senders; proof in calldata (EIP-7623)",
+        Schedule::Floor => {
+            "EIP-7623 floor (mainnet), 21000 + max(16/4 per byte + exec, 40/10 per byte)"
+        }
+        Schedule::Eip7976 => {
+            "EIP-7976 floor (proposed, Glamsterdam), 21000 + max(16/4 per byte + exec, 64 per byte)"
+        }
+        Schedule::Blob => {
+            "EIP-4844 blobs for signatures / senders; proof in calldata (EIP-7623) + binding"
+        }
     }
 }
 
-fn break_even_line(sr: &ScheduleReport) -> String {
-    let be = &sr.break_even;
+/// `"B = 192"`, `"never up to B = 1,000,000"`, or first and stable-from when they differ.
+fn break_even_short(be: &BreakEven, var: &str) -> String {
+    match (be.first, be.stable_from) {
+        (None, _) => format!("never up to {var} = {}", thousands(be.bound)),
+        (Some(f), Some(s)) if f == s => format!("{var} = {}", thousands(f)),
+        (Some(f), Some(s)) => format!(
+            "{var} = {} (for every {var} from {} on)",
+            thousands(f),
+            thousands(s)
+        ),
+        (Some(f), None) => format!(
+            "{var} = {} (but not at {var} = {})",
+            thousands(f),
+            thousands(be.bound)
+        ),
+    }
+}
+
+fn break_even_line(be: &BreakEven, var: &str) -> String {
     match (be.first, be.stable_from) {
         (None, _) => format!(
-            "break-even: never (proof path not cheaper for any B up to {})",
+            "break-even: never (proof path not cheaper for any {var} up to {})",
             thousands(be.bound)
         ),
         (Some(f), Some(s)) if f == s => format!(
-            "break-even: B = {} (proof path cheaper for every B from there up to {})",
+            "break-even: {var} = {} (proof path cheaper for every {var} from there up to {})",
             thousands(f),
             thousands(be.bound)
         ),
         (Some(f), Some(s)) => format!(
-            "break-even: first cheaper at B = {}, cheaper for every B from {} up to {}",
+            "break-even: first cheaper at {var} = {}, cheaper for every {var} from {} up to {}",
             thousands(f),
             thousands(s),
             thousands(be.bound)
         ),
         (Some(f), None) => format!(
-            "break-even: first cheaper at B = {}, but not at B = {}",
+            "break-even: first cheaper at {var} = {}, but not at {var} = {}",
             thousands(f),
             thousands(be.bound)
         ),
     }
 }
 
-/// Renders the whole report as text.
-pub fn render(report: &Report) -> String {
-    let p = &report.params;
-    let mut out = String::new();
+fn capacity_text(c: &Capacity) -> String {
+    format!(
+        "at most B = {} without proof, {} with",
+        opt(c.without_proof),
+        opt(c.with_proof)
+    )
+}
+
+fn inputs(out: &mut String, r: &Report) {
+    let p = &r.params;
+    let _ = writeln!(out, "scenario: {}", r.scenario.name());
     let _ = writeln!(
         out,
-        "inputs: signature {} B ({}% non-zero), sender {}, proof {} B, verification {} gas",
-        p.signature_bytes,
-        p.signature_nonzero_fraction * 100.0,
-        p.sender,
+        "inputs: proof {} B ({})",
         thousands(p.proof_bytes),
-        thousands(p.verification_gas),
+        p.proof_origin
     );
     let _ = writeln!(
         out,
-        "        gas price {} gwei, blob base fee {} gwei, {} batches/day, blob {} usable B ({} blobs)",
-        gwei(p.gas_price_wei),
-        gwei(p.blob_base_fee_wei),
-        thousands(p.batches_per_day),
+        "        verification {} gas ({})",
+        thousands(p.verification_gas),
+        p.verification_origin
+    );
+    if let Some(row) = &r.verifier_bench {
+        if let Some(code) = row.runtime_code_bytes.filter(|&c| c > MAX_CODE_BYTES) {
+            let _ = writeln!(
+                out,
+                "        WARNING: the verifier's runtime code is {} B, above EIP-170's {} B: it \
+                 cannot be deployed as one contract",
+                thousands(code),
+                thousands(MAX_CODE_BYTES)
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "        signature {}, {}% non-zero; sender {}",
+        p.signature,
+        p.signature_nonzero_fraction * 100.0,
+        p.sender
+    );
+    let _ = writeln!(
+        out,
+        "        base fee {} gwei + priority fee {} gwei; blob base fee {} gwei ({})",
+        gwei(p.base_fee_wei),
+        gwei(p.priority_fee_wei),
+        gwei(r.blob_base_fee_wei),
+        if p.blob_base_fee_wei.is_some() {
+            "given"
+        } else {
+            "EIP-7918 reserve = base fee / 16"
+        }
+    );
+    let _ = writeln!(
+        out,
+        "        blobs: {} usable B{}, {} blobs; proof bound to a blob of senders at {} gas per blob",
         thousands(p.blob_usable_bytes),
+        if p.blob_usable_bytes == OP_STACK_BLOB_PAYLOAD_BYTES {
+            " (OP Stack encoding)"
+        } else {
+            ""
+        },
         match p.blob_rounding {
             BlobRounding::Whole => "whole",
             BlobRounding::Prorata => "pro rata",
         },
+        thousands(p.blob_binding_gas)
     );
     let _ = writeln!(
         out,
-        "gas = data + verification gas, without the 21,000 base both paths pay; \
-         w/o = B signatures, with = proof + B senders"
+        "        floor headroom: {}; {} batches/day; ecrecover loop {} gas per signature (estimate)",
+        p.headroom,
+        thousands(p.batches_per_day),
+        thousands(p.ecrecover_loop_gas)
     );
+}
+
+fn answers(out: &mut String, r: &Report) {
+    let a = &r.answers;
+    let full_note = if r.params.headroom == Headroom::Full {
+        String::new()
+    } else {
+        format!(
+            "; from {} when the batch's other calldata keeps its transaction on the floor \
+             (--floor-headroom full)",
+            break_even_short(&a.floor_full_headroom, "B")
+        )
+    };
+    let _ = writeln!(
+        out,
+        "answers (computed below; a break-even is a ratio of gas, the same at any base fee while \
+         the blob fee is the EIP-7918 reserve and no priority fee is set):"
+    );
+    let _ = writeln!(
+        out,
+        "  calldata posters, EIP-7623 floor (mainnet): the proof pays from {}{}",
+        break_even_short(&a.floor, "B"),
+        full_note
+    );
+    let _ = writeln!(
+        out,
+        "  calldata posters, EIP-7976 floor (proposed): from {}; from {} with full headroom",
+        break_even_short(&a.eip7976, "B"),
+        break_even_short(&a.eip7976_full_headroom, "B")
+    );
+    let fee = if r.params.blob_base_fee_wei.is_some() {
+        format!("blob base fee {} gwei", gwei(r.blob_base_fee_wei))
+    } else {
+        "blob fee at the EIP-7918 reserve".to_string()
+    };
+    let _ = writeln!(
+        out,
+        "  blob posters ({fee}): {}",
+        blob_answer(a.blob, a.blob_one_tx, a.blob_one_block)
+    );
+    let _ = writeln!(
+        out,
+        "  bridges and committees (ecrecover, {} gas + {} B calldata per signature): one proof \
+         pays from {}",
+        thousands(3_000 + r.params.ecrecover_loop_gas),
+        ECRECOVER_SIGNATURE_BYTES,
+        break_even_short(&a.bridge, "N")
+    );
+}
+
+fn blob_answer(be: BreakEven, tx: Capacity, block: Capacity) -> String {
+    let Some(first) = be.first else {
+        return format!(
+            "a proof verified in execution gas does not pay for any B up to {}",
+            thousands(be.bound)
+        );
+    };
+    let per_tx = tx.without_proof.unwrap_or(0);
+    let per_block = block.without_proof.unwrap_or(0);
+    let limits = format!(
+        "one transaction's {MAX_BLOBS_PER_TX} blobs hold {} signatures, one block's \
+         {MAX_BLOBS_PER_BLOCK} blobs {}",
+        thousands(per_tx),
+        thousands(per_block)
+    );
+    if first > per_block {
+        format!(
+            "a proof verified in execution gas does not pay: first cheaper at {}, but {limits}",
+            break_even_short(&be, "B")
+        )
+    } else if first > per_tx {
+        format!(
+            "pays from {} only across several blob transactions: {limits}",
+            break_even_short(&be, "B")
+        )
+    } else {
+        format!("the proof pays from {}", break_even_short(&be, "B"))
+    }
+}
+
+fn fits(c: &Comparison) -> &'static str {
+    match (c.without_proof.fit.one_tx, c.with_proof.fit.one_tx) {
+        (true, true) => "yes",
+        (false, true) => "w/o: no",
+        (true, false) => "with: no",
+        (false, false) => "no",
+    }
+}
+
+fn rows_table(out: &mut String, rows: &[Comparison], var: &str, blob: bool, marked: u64) {
+    let mut header = vec![var, "bytes w/o", "bytes with", "gas w/o", "gas with"];
+    if blob {
+        header.extend(["blob gas w/o", "blob gas with"]);
+    }
+    header.extend([
+        "fee w/o ETH",
+        "fee with ETH",
+        "saving/batch ETH",
+        "saving/day ETH",
+        "one tx",
+    ]);
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|c| {
+            let mark = if c.batch_size == marked { "*" } else { "" };
+            let mut r = vec![
+                format!("{}{mark}", thousands(c.batch_size)),
+                thousands(c.without_proof.bytes()),
+                thousands(c.with_proof.bytes()),
+                thousands(c.without_proof.gas),
+                thousands(c.with_proof.gas),
+            ];
+            if blob {
+                r.push(thousands(c.without_proof.blob_gas));
+                r.push(thousands(c.with_proof.blob_gas));
+            }
+            let fee = |w: u128| eth(i128::try_from(w).unwrap_or(i128::MAX));
+            r.push(fee(c.without_proof.fee_wei));
+            r.push(fee(c.with_proof.fee_wei));
+            r.push(eth(c.saving_per_batch_wei));
+            r.push(format!("{:.6}", c.saving_per_day_eth));
+            r.push(fits(c).to_string());
+            r
+        })
+        .collect();
+    let widths: Vec<usize> = header
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            rows.iter()
+                .map(|r| r[i].chars().count())
+                .chain(std::iter::once(h.chars().count()))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: &[String]| -> String {
+        cells
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:>w$}"))
+            .collect::<Vec<_>>()
+            .join("  ")
+    };
+    let header: Vec<String> = header.iter().map(|s| s.to_string()).collect();
+    let _ = writeln!(out, "{}", line(&header));
+    for r in &rows {
+        let _ = writeln!(out, "{}", line(r));
+    }
+}
+
+fn schedule_section(out: &mut String, sr: &ScheduleReport, marked: u64) {
+    let _ = writeln!(out);
+    let _ = writeln!(out, "[{}] {}", sr.schedule.name(), describe(sr.schedule));
+    let _ = writeln!(out, "{}", break_even_line(&sr.break_even, "B"));
+    if let Some(full) = &sr.break_even_full_headroom {
+        let _ = writeln!(
+            out,
+            "  with full floor headroom (--floor-headroom full): {}",
+            break_even_short(full, "B")
+        );
+    }
+    let _ = writeln!(
+        out,
+        "one transaction ({} gas, EIP-7825{}): {}",
+        thousands(TX_GAS_LIMIT_CAP),
+        if sr.schedule == Schedule::Blob {
+            format!("; {MAX_BLOBS_PER_TX} blobs, EIP-7594")
+        } else {
+            String::new()
+        },
+        capacity_text(&sr.one_tx)
+    );
+    if let Some(block) = &sr.one_block {
+        let _ = writeln!(
+            out,
+            "one block ({MAX_BLOBS_PER_BLOCK} blobs, BPO2): {}",
+            capacity_text(block)
+        );
+    }
+    rows_table(out, &sr.rows, "B", sr.schedule == Schedule::Blob, marked);
+}
+
+/// Renders the whole report as text.
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    inputs(&mut out, report);
+    let _ = writeln!(out);
+    answers(&mut out, report);
     for sr in &report.schedules {
-        let blob = sr.schedule == Schedule::Blob;
-        let _ = writeln!(out);
-        let _ = writeln!(out, "[{}] {}", sr.schedule.name(), describe(sr.schedule));
-        let _ = writeln!(out, "{}", break_even_line(sr));
-        let mut header = vec!["B", "bytes w/o", "bytes with", "gas w/o", "gas with"];
-        if blob {
-            header.extend(["blob gas w/o", "blob gas with"]);
-        }
-        header.extend([
-            "fee w/o ETH",
-            "fee with ETH",
-            "saving/batch ETH",
-            "saving/day ETH",
-        ]);
-        let rows: Vec<Vec<String>> = sr
-            .rows
-            .iter()
-            .map(|c| {
-                let mut r = vec![
-                    format!(
-                        "{}{}",
-                        thousands(c.batch_size),
-                        if c.batch_size == report.batch_size {
-                            "*"
-                        } else {
-                            ""
-                        }
-                    ),
-                    thousands(c.without_proof.bytes()),
-                    thousands(c.with_proof.bytes()),
-                    thousands(c.without_proof.gas),
-                    thousands(c.with_proof.gas),
-                ];
-                if blob {
-                    r.push(thousands(c.without_proof.blob_gas));
-                    r.push(thousands(c.with_proof.blob_gas));
-                }
-                let fee = |w: u128| eth(i128::try_from(w).unwrap_or(i128::MAX));
-                r.push(fee(c.without_proof.fee_wei));
-                r.push(fee(c.with_proof.fee_wei));
-                r.push(eth(c.saving_per_batch_wei));
-                r.push(format!("{:.6}", c.saving_per_day_eth));
-                r
-            })
-            .collect();
-        let widths: Vec<usize> = header
-            .iter()
-            .enumerate()
-            .map(|(i, h)| {
-                rows.iter()
-                    .map(|r| r[i].len())
-                    .chain(std::iter::once(h.len()))
-                    .max()
-                    .unwrap_or(0)
-            })
-            .collect();
-        let line = |cells: &[String]| -> String {
-            cells
-                .iter()
-                .zip(&widths)
-                .map(|(c, w)| format!("{c:>w$}"))
-                .collect::<Vec<_>>()
-                .join("  ")
-        };
-        let header: Vec<String> = header.iter().map(|s| s.to_string()).collect();
-        let _ = writeln!(out, "{}", line(&header));
-        for r in &rows {
-            let _ = writeln!(out, "{}", line(r));
-        }
+        schedule_section(&mut out, sr, report.batch_size);
     }
     let _ = writeln!(out);
-    let _ = writeln!(out, "* = --batch-size");
+    let _ = writeln!(
+        out,
+        "[bridge] N signatures checked on chain: w/o = N x ecrecover ({} B, 3,000 + {} gas each), \
+         with = one proof + N senders; EIP-7623 pricing",
+        ECRECOVER_SIGNATURE_BYTES,
+        thousands(report.params.ecrecover_loop_gas)
+    );
+    let _ = writeln!(out, "{}", break_even_line(&report.bridge.break_even, "N"));
+    rows_table(&mut out, &report.bridge.rows, "N", false, 0);
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "notes: gas = what the payload adds to its transaction (data + execution), without the \
+         21,000 base both paths pay;"
+    );
+    let _ = writeln!(
+        out,
+        "  w/o = B signatures, with = proof + B senders; * = --batch-size; one tx = each path \
+         fits one transaction (<= {} gas, <= {MAX_BLOBS_PER_TX} blobs)",
+        thousands(TX_GAS_LIMIT_CAP)
+    );
+    let _ = writeln!(
+        out,
+        "  blob path: binding the proof to the senders' blob costs one point evaluation ({} gas, \
+         EIP-4844) per blob, counted; the circuit would also have to open the blob (prove the \
+         blob polynomial's value at the challenge point), which this project's circuit does not \
+         do: not counted",
+        thousands(POINT_EVALUATION_GAS)
+    );
     out
 }
 
@@ -186,5 +415,28 @@ mod tests {
     fn gwei_trims_zeros() {
         assert_eq!(gwei(30 * WEI_PER_GWEI), "30");
         assert_eq!(gwei(1_875_000_000), "1.875");
+        assert_eq!(gwei(62_500_000), "0.0625");
+    }
+
+    #[test]
+    fn blob_answer_names_the_limit_it_passes() {
+        let cap = |n| Capacity {
+            without_proof: Some(n),
+            with_proof: Some(n),
+        };
+        let be = |f| BreakEven {
+            first: Some(f),
+            stable_from: Some(f),
+            bound: 1_000_000,
+        };
+        assert!(blob_answer(be(50_000), cap(12_000), cap(42_000)).contains("does not pay"));
+        assert!(blob_answer(be(20_000), cap(12_000), cap(42_000)).contains("several"));
+        assert!(blob_answer(be(100), cap(12_000), cap(42_000)).starts_with("the proof pays"));
+        let never = BreakEven {
+            first: None,
+            stable_from: None,
+            bound: 10,
+        };
+        assert!(blob_answer(never, cap(1), cap(1)).contains("does not pay for any B"));
     }
 }

@@ -1,0 +1,98 @@
+//! The bridge / committee segment: a contract that accepts a message once N ECDSA signatures
+//! on it (or on N messages) check out, verifying them one by one with `ecrecover`, against the
+//! same contract verifying one batch-ECDSA proof.
+//!
+//! With `sig = 65` bytes per signature (r, s, v: what `ecrecover` takes), `A` the per-signer
+//! identity the proof path posts instead (`Sender`: the proof's public inputs must name the
+//! signers), `loop` the per-signature overhead of the Solidity loop
+//! (`Params::ecrecover_loop_gas`), `P` the proof and `V` its verification gas, both paths one
+//! transaction priced under EIP-7623 (mainnet; such transactions execute enough to sit off the
+//! floor):
+//!
+//! - ecrecover: calldata `N·sig`, execution `N·(3,000 + loop)`;
+//! - proof: calldata `P + N·A`, execution `V`.
+//!
+//! Gas is `tx_gas − 21,000` (both pay the base). The message, its hash and the committee
+//! lookup of each signer are the same on both paths and left out. Off the floor the saving per
+//! signature is `3,000 + loop + 16·(sig − A)` gas against a fixed `16·P + V`, so the
+//! break-even is `N > (16·P + V) / (3,000 + loop + 16·(sig − A))`, the same at every gas price.
+
+use super::limits::ECRECOVER_GAS;
+use super::model::{break_even_by, BreakEven, Comparison, PathCost};
+use super::params::{split_nonzero, Params};
+use super::schedule::{tx_gas, EIP7623_FLOOR, TX_BASE_GAS};
+
+/// Bytes of one signature as `ecrecover` takes it: r, s and v.
+pub const ECRECOVER_SIGNATURE_BYTES: u64 = 65;
+
+/// N signatures verified with `ecrecover`.
+pub fn ecrecover_path(params: &Params, n: u64) -> PathCost {
+    let sigs = split_nonzero(
+        n * ECRECOVER_SIGNATURE_BYTES,
+        params.signature_nonzero_fraction,
+    );
+    let exec = n * (ECRECOVER_GAS + params.ecrecover_loop_gas);
+    let gas = tx_gas(sigs, exec, Some(EIP7623_FLOOR)) - TX_BASE_GAS;
+    PathCost::new(params, sigs, 0, gas, 0)
+}
+
+/// One proof for N signatures, with the N signers' identities.
+pub fn proof_path(params: &Params, n: u64) -> PathCost {
+    let data = params.proof_payload().plus(params.sender_payload(n));
+    let gas = tx_gas(data, params.verification_gas, Some(EIP7623_FLOOR)) - TX_BASE_GAS;
+    PathCost::new(params, data, 0, gas, 0)
+}
+
+/// Both at N signatures (`batch_size` is N; the per-day figures assume `batches_per_day`
+/// verifications a day).
+pub fn compare(params: &Params, n: u64) -> Comparison {
+    Comparison::of(
+        n,
+        ecrecover_path(params, n),
+        proof_path(params, n),
+        params.batches_per_day,
+    )
+}
+
+/// Smallest N from which one proof is cheaper than N `ecrecover`s.
+pub fn break_even(params: &Params, bound: u64) -> BreakEven {
+    break_even_by(bound, |n| compare(params, n).proof_cheaper())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ecrecover_gas_per_signature() {
+        let p = Params::default(); // loop 400 gas
+        let e = ecrecover_path(&p, 10);
+        assert_eq!(e.calldata_bytes, 650);
+        assert_eq!(e.gas, 16 * 650 + 10 * 3_400);
+        let pr = proof_path(&p, 10);
+        assert_eq!(pr.gas, 16 * (4_896 + 200) + 350_000);
+    }
+
+    #[test]
+    fn break_even_matches_closed_form() {
+        // (16·4,896 + 350,000) / (3,000 + 400 + 16·45) = 428,336 / 4,120 = 103.97 → N = 104.
+        let p = Params::default();
+        let be = break_even(&p, 100_000);
+        assert_eq!(be.first, Some(104));
+        assert_eq!(be.stable_from, Some(104));
+        // A costlier loop brings it down; no verification gas brings it to a handful.
+        let heavy = Params {
+            ecrecover_loop_gas: 2_500,
+            ..p.clone()
+        };
+        // 428,336 / (5,500 + 720) = 68.9 → 69.
+        assert_eq!(break_even(&heavy, 100_000).first, Some(69));
+        let free = Params {
+            verification_gas: 0,
+            ..p
+        };
+        // The proof transaction then sits on the floor: 4,440·N > 40·(4,896 + 20·N) ⇔
+        // N > 195,840 / 3,640 = 53.8 → 54.
+        assert_eq!(break_even(&free, 100_000).first, Some(54));
+    }
+}
