@@ -81,7 +81,7 @@ fn main() {
     );
     let r = measure!(
         "r = x(R) mod n, r != 0",
-        scalar::x_mod_n(&ecc.fq, &mut b, &r_pt.x)
+        scalar::x_mod_n(&ecc.fq, &mut b, r_pt.x())
     );
     let u = measure!("u = h / s", scalar::div(&ecc.fq, &mut b, &h, &s));
     let v = measure!("v = r / s", scalar::div(&ecc.fq, &mut b, r.value(), &s));

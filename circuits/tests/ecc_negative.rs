@@ -158,10 +158,7 @@ fn add_of_equal_or_opposite_points_is_unsatisfiable() {
             let e = chip(b);
             let pa: AccPoint = e.load_point(b, s).into();
             let x2 = e.fp.load_uint(b, &xp).expect("x + p < 2^256");
-            let pp = AccPoint {
-                x: x2,
-                y: pa.y.clone(),
-            };
+            let pp = AccPoint::unchecked_for_tests(x2, pa.y().clone());
             if first {
                 e.add_acc(b, &pa, &pp);
             } else {

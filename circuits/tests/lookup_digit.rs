@@ -73,18 +73,19 @@ fn build(checked: bool, rec: Arc<Mutex<Rec>>) -> BuilderCircuit {
             (RangeChecked::unchecked_for_tests(w, 4), vec![w.cell])
         };
         let s = e.select_lookup(b, &lp, &digit, 0);
-        let outputs: Vec<CellRef> =
-            s.x.limbs()
-                .iter()
-                .chain(s.y.limbs().iter())
-                .map(|c| c.cell)
-                .collect();
-        let entry = &lq.entries[DIGIT as usize];
-        let q_entry = entry
-            .x
+        let outputs: Vec<CellRef> = s
+            .x()
             .limbs()
             .iter()
-            .chain(entry.y.limbs().iter())
+            .chain(s.y().limbs().iter())
+            .map(|c| c.cell)
+            .collect();
+        let entry = &lq.entries[DIGIT as usize];
+        let q_entry = entry
+            .x()
+            .limbs()
+            .iter()
+            .chain(entry.y().limbs().iter())
             .map(|c| c.value)
             .collect();
         *rec.lock().unwrap() = Rec {

@@ -2,7 +2,8 @@
 //! B = 1, 2 (or the `circuit:B` list given, e.g. `batch:1,naive:2`), proves the demo batch with
 //! the EVM transcript, generates and compiles the verifier, deploys it in revm and verifies:
 //! gas (with and without 21,000 and the calldata), deployment gas, code size against EIP-170,
-//! proof and calldata bytes. Writes `results/evm.json` (rows the `calldata` calculator reads)
+//! proof and calldata bytes; then the `ecrecover` loop a proof replaces (N = 1 and 64).
+//! Writes `results/evm.json` (rows the `calldata` calculator reads), `results/ecrecover.json`
 //! and `results/evm.md` (the README table).
 //!
 //! Run: `cargo bench -p batch-ecdsa-evm --bench evm_gas [-- LIST]` (needs solc-js:
@@ -116,10 +117,36 @@ fn main() {
             }
         }
     }
+    let ecrecover = match batch_ecdsa_evm::ecrecover::measure(&solc, 1, 64) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(1);
+        }
+    };
     let results = root.join("results");
     let json = serde_json::to_string_pretty(&rows).expect("rows serialize");
-    let md = table(&rows);
-    for (name, text) in [("evm.json", json + "\n"), ("evm.md", md.clone())] {
+    let mut md = table(&rows);
+    let _ = writeln!(
+        md,
+        "\nThe `ecrecover` path a proof replaces (N signatures on one digest, recovered in a \
+         Solidity loop with a strictly increasing signer check; `evm/src/ecrecover.rs`): \
+         {} execution gas per signature ({} of them the precompile, {} the loop), plus {} \
+         for the call; {} calldata bytes per signature (measured at N = {} and {}).",
+        thousands(ecrecover.per_signature_execution),
+        thousands(batch_ecdsa_evm::ecrecover::ECRECOVER_GAS),
+        thousands(ecrecover.loop_overhead),
+        thousands(ecrecover.base_execution),
+        ecrecover.calldata_bytes_per_signature,
+        ecrecover.n[0],
+        ecrecover.n[1]
+    );
+    let ecrecover_json = serde_json::to_string_pretty(&ecrecover).expect("serializes");
+    for (name, text) in [
+        ("evm.json", json + "\n"),
+        ("evm.md", md.clone()),
+        ("ecrecover.json", ecrecover_json + "\n"),
+    ] {
         if let Err(e) = batch_ecdsa::fsutil::write_atomic(&results.join(name), text.as_bytes()) {
             eprintln!("error: cannot write results/{name}: {e}");
             std::process::exit(2);

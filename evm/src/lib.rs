@@ -7,7 +7,9 @@
 //!   SHPLONK, the Keccak transcript of `batch_ecdsa::prover::transcript`);
 //! - [`chain`]: an in-memory EVM: deploy, call, gas;
 //! - [`measure`]: one circuit and batch size end to end (prove with the EVM transcript,
-//!   generate, compile, deploy, verify) and the row the bench and the calldata calculator read.
+//!   generate, compile, deploy, verify) and the row the bench and the calldata calculator read;
+//! - [`ecrecover`]: the path a proof replaces for a bridge or committee, N `ecrecover`s in a
+//!   Solidity loop, measured in the same EVM.
 //!
 //! What the deployed verifier checks: the calldata is the instance column as 32-byte words
 //! followed by the proof (`batch_ecdsa::prover::transcript::evm_calldata`); it returns
@@ -17,6 +19,7 @@
 //! given (the precompiles consume the gas forwarded to them on bad input): cap it.
 
 pub mod chain;
+pub mod ecrecover;
 pub mod generate;
 pub mod measure;
 pub mod solc;

@@ -141,3 +141,14 @@ fn the_code_limit_is_enforced_unless_lifted() {
         c.runtime_bytes
     );
 }
+
+/// The ecrecover contract the bridge comparison is measured with verifies valid signatures
+/// (so its gas is that of a working check) and costs at least the precompile per signature.
+#[test]
+fn ecrecover_path_is_measured_on_a_working_contract() {
+    let solc = Solc::locate_or_install().expect("solc-js");
+    let g = batch_ecdsa_evm::ecrecover::measure(&solc, 1, 8).expect("valid signatures accepted");
+    assert!(g.per_signature_execution > batch_ecdsa_evm::ecrecover::ECRECOVER_GAS);
+    assert!(g.loop_overhead < 2_000, "{g:?}");
+    assert!(g.execution_gas[1] > g.execution_gas[0]);
+}

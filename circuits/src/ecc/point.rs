@@ -16,14 +16,26 @@ use crate::layout::Builder;
 use crate::range::AssignedBit;
 
 /// An affine secp256k1 point proven on the curve (`y² = x³ + 7`) with canonical coordinates.
-/// The identity is never represented (secp256k1 has no point with `y = 0`: n is odd).
+/// The identity is never represented (secp256k1 has no point with `y = 0`: n is odd). Its
+/// fields are the chip's to set (only [`EccChip`] proves a point on the curve); read them
+/// with [`Self::x`], [`Self::y`].
 #[derive(Clone, Debug)]
 pub struct AssignedPoint {
-    pub x: Reduced<Fp>,
-    pub y: Reduced<Fp>,
+    pub(crate) x: Reduced<Fp>,
+    pub(crate) y: Reduced<Fp>,
 }
 
 impl AssignedPoint {
+    /// The canonical x coordinate.
+    pub fn x(&self) -> &Reduced<Fp> {
+        &self.x
+    }
+
+    /// The canonical y coordinate.
+    pub fn y(&self) -> &Reduced<Fp> {
+        &self.y
+    }
+
     /// The honest witness value of the point (not a constraint).
     pub fn value(&self) -> Secp256k1Affine {
         Secp256k1Affine {
@@ -38,10 +50,11 @@ impl AssignedPoint {
 /// `≥ p`): the distinctness constraint of the next addition needs `x < 2^256`. `y` is any bounded value
 /// (proper, or a lazy `D − y` for a negated table entry): it only enters relations, where any
 /// representative mod p works. Canonical coordinates are proven once, in [`AccPoint::finish`].
+/// Its fields are the chip's to set; read them with [`Self::x`], [`Self::y`].
 #[derive(Clone, Debug)]
 pub struct AccPoint {
-    pub x: Proper<Fp>,
-    pub y: Overflowing<Fp>,
+    pub(crate) x: Proper<Fp>,
+    pub(crate) y: Overflowing<Fp>,
 }
 
 impl From<AssignedPoint> for AccPoint {
@@ -54,6 +67,23 @@ impl From<AssignedPoint> for AccPoint {
 }
 
 impl AccPoint {
+    /// The x coordinate (proper, maybe `≥ p`).
+    pub fn x(&self) -> &Proper<Fp> {
+        &self.x
+    }
+
+    /// The y coordinate (any bounded representative).
+    pub fn y(&self) -> &Overflowing<Fp> {
+        &self.y
+    }
+
+    /// Any coordinates, nothing proven (feature `testing`): for negative tests that hand the
+    /// chip a point its own gadgets would never make (e.g. `x + p` for a proper `x`).
+    #[cfg(feature = "testing")]
+    pub fn unchecked_for_tests(x: Proper<Fp>, y: Overflowing<Fp>) -> Self {
+        Self { x, y }
+    }
+
     /// The honest witness value (not a constraint).
     pub fn value(&self) -> Secp256k1Affine {
         Secp256k1Affine {

@@ -21,7 +21,28 @@ pub const TOP_LIMB_BITS: u32 = 256 - 2 * LIMB_BITS;
 /// Width of an offset carry cell of the relation block: carries are signed with
 /// `|c| < 2^(CARRY_BITS − 1)`, stored as `c + 2^(CARRY_BITS − 1)` (one range row: at L = 16
 /// exactly six 16-bit chunks). Each block checks its own carries fit (`field::relation::bounds`).
-pub const CARRY_BITS: u32 = crate::layout::FIELD_CARRY_BITS;
+pub const CARRY_BITS: u32 = 96;
+
+impl crate::layout::LayoutParams {
+    /// The layout the field chip needs at table bits `lookup_bits`: every carry
+    /// ([`CARRY_BITS`]) in one range row, so `⌈96 / L⌉` lookup columns, and table sections for
+    /// the partial top chunks of 88-bit limbs, 80-bit top limbs and 96-bit carries (windows of
+    /// 1 and 4 bits too). Every circuit of this crate starts from it.
+    pub fn new(lookup_bits: u32) -> Self {
+        Self::for_chunks(
+            lookup_bits,
+            CARRY_BITS,
+            &[LIMB_BITS, TOP_LIMB_BITS, CARRY_BITS],
+        )
+    }
+}
+
+/// [`crate::layout::LayoutParams::new`] at table bits 17 (k = 18).
+impl Default for crate::layout::LayoutParams {
+    fn default() -> Self {
+        Self::new(17)
+    }
+}
 
 /// Splits an integer into `NUM_LIMBS` limbs of `LIMB_BITS` (the top limb takes the rest).
 pub fn to_limbs(x: &BigUint) -> [BigUint; NUM_LIMBS] {

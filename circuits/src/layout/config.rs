@@ -9,10 +9,6 @@ use super::Native;
 /// Number of main (not looked-up) advice columns in a group.
 pub const MAIN_COLS: usize = 4;
 
-/// Width of the field chip's offset carries (`field::params::CARRY_BITS`, asserted equal
-/// there): every carry is one range row, so a group has `⌈FIELD_CARRY_BITS / L⌉` lookup columns.
-pub const FIELD_CARRY_BITS: u32 = 96;
-
 /// Looked-up columns with equality (copy constraints): the first one. Chunks that other
 /// gadgets copy (window digits) live only there ([`crate::range::RangeChip::decompose`]); the
 /// others hold chunks no constraint refers to by copy, so they need no permutation slot.
@@ -57,14 +53,14 @@ pub struct LayoutParams {
 }
 
 impl LayoutParams {
-    /// Parameters for lookup table bits `lookup_bits`, enough lookup columns for the field chip's
-    /// one-row limb checks, windows of 1 and 4 bits, one phase.
-    pub fn new(lookup_bits: u32) -> Self {
-        // A field-chip carry needs FIELD_CARRY_BITS bits in one row: ceil(96 / L) chunks, the
-        // partial top chunk (if any) in the last column with its own table section.
-        let lookup_cols = (FIELD_CARRY_BITS as usize).div_ceil(lookup_bits as usize);
-        // The field chip's partial chunks: 88-bit limbs, 80-bit top limbs, 96-bit carries.
-        let mut partial_bits: Vec<u32> = [88u32, 80, FIELD_CARRY_BITS]
+    /// Parameters for table bits `lookup_bits` with enough lookup columns that a value of
+    /// `row_bits` bits is one range row (`⌈row_bits / L⌉` chunks), table sections for windows
+    /// of 1 and 4 bits and for the partial top chunks of the sizes in `chunked_bits` (each
+    /// `b mod L` that is not 0), one phase. The chips' own choice is
+    /// [`LayoutParams::new`] (in `field::params`, which knows the limb sizes).
+    pub fn for_chunks(lookup_bits: u32, row_bits: u32, chunked_bits: &[u32]) -> Self {
+        let lookup_cols = (row_bits as usize).div_ceil(lookup_bits as usize);
+        let mut partial_bits: Vec<u32> = chunked_bits
             .iter()
             .map(|b| b % lookup_bits)
             .filter(|&s| s > 0)
@@ -131,12 +127,6 @@ impl LayoutParams {
     /// Rows of the lookup table (tag 0 section and every other section).
     pub fn table_rows(&self) -> usize {
         (1usize << self.lookup_bits) + self.sections().iter().map(|w| 1usize << w).sum::<usize>()
-    }
-}
-
-impl Default for LayoutParams {
-    fn default() -> Self {
-        Self::new(17)
     }
 }
 

@@ -23,7 +23,7 @@ pub use assign::{assign_builder, load_range_table};
 pub use builder::{lane_of, local_row, AssignedValue, Builder, CellRef, LayoutStats, LANE_SHIFT};
 pub use config::{
     FixedCol, GateKind, GroupConfig, LayoutParams, CHALLENGES_PER_GATE, COPYABLE_LOOKUP_COLS,
-    FIELD_CARRY_BITS, MAIN_COLS,
+    MAIN_COLS,
 };
 
 /// The native field of the proof system: the BN254 scalar field.
