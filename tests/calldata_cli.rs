@@ -102,8 +102,30 @@ fn seed_scenario_json_reproduces_the_seed_example() {
     assert_eq!(calldata["rows"].as_array().unwrap().len(), 10);
 }
 
+/// `1234567` → `"1,234,567"`, as the text output writes numbers.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn u(v: &Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not a u64: {v}"))
+}
+
+/// The EVM bench's committed output, the source of the defaults.
+fn bench_file() -> String {
+    format!("{}/results/evm.json", env!("CARGO_MANIFEST_DIR"))
+}
+
 #[test]
-fn default_output_names_every_segment_and_labels_the_estimate() {
+fn default_output_names_every_segment_and_labels_the_measurements() {
     let t = text(&[]);
     for s in [
         "scenario: current",
@@ -116,8 +138,6 @@ fn default_output_names_every_segment_and_labels_the_estimate() {
         "calldata posters, EIP-7623 floor",
         "blob posters",
         "bridges and committees",
-        "proof 4,896 B (measured",
-        "verification 350,000 gas (ESTIMATE, not measured",
         "base fee 1 gwei",
         "blob base fee 0.0625 gwei (EIP-7918 reserve",
         "130,044 usable B",
@@ -127,6 +147,46 @@ fn default_output_names_every_segment_and_labels_the_estimate() {
     ] {
         assert!(t.contains(s), "missing {s:?}:\n{t}");
     }
+    // The figures are the embedded bench's, labelled as measured (whatever the bench wrote).
+    let v = json(&[]);
+    let (p, row) = (&v["params"], &v["verifier_bench"]);
+    assert_eq!(row["circuit"], "batch");
+    assert_eq!(
+        u(&p["proof_bytes"]),
+        u(&row["proof_bytes"]) + 32 * u(&row["public_inputs"])
+    );
+    assert_eq!(p["verification_gas"], row["verify_gas_execution"]);
+    let b = u(&row["batch_size"]);
+    for s in [
+        format!(
+            "proof {} B (measured: EVM bench, batch circuit B = {b}: {}-byte EVM-transcript \
+             proof + {} public-input words)",
+            thousands(u(&p["proof_bytes"])),
+            thousands(u(&row["proof_bytes"])),
+            thousands(u(&row["public_inputs"]))
+        ),
+        format!(
+            "verification {} gas (measured: EVM bench (revm), batch circuit B = {b}, \
+             results/evm.json)",
+            thousands(u(&p["verification_gas"]))
+        ),
+        format!(
+            "ecrecover path: 3,000 + {} gas per signature + {} gas per call (measured: ",
+            thousands(u(&p["ecrecover_loop_gas"])),
+            thousands(u(&p["ecrecover_base_gas"]))
+        ),
+    ] {
+        assert!(t.contains(&s), "missing {s:?}:\n{t}");
+    }
+    assert!(!t.contains("ESTIMATE"), "{t}");
+    // The default verifier's code size is checked like a bench file's.
+    let too_big = u(&row["runtime_code_bytes"]) > 24_576;
+    assert_eq!(t.contains("above EIP-170's 24,576 B"), too_big, "{t}");
+}
+
+/// Smallest n in 1..=bound with `cheaper(n)`.
+fn first_cheaper(bound: u64, cheaper: impl Fn(u64) -> bool) -> Option<u64> {
+    (1..=bound).find(|&n| cheaper(n))
 }
 
 #[test]
@@ -134,15 +194,31 @@ fn default_answers_come_from_the_model() {
     let v = json(&[]);
     let a = &v["answers"];
     let first = |k: &str| a[k]["first"].as_u64();
-    // Orders of magnitude expected from the project's notes; the values are the model's.
-    let floor = first("floor").unwrap();
-    let full = first("floor_full_headroom").unwrap();
-    assert!(
-        (100..=200).contains(&full) && full < floor && floor <= 200,
-        "{a}"
-    );
-    let n = first("bridge").unwrap();
-    assert!((90..=110).contains(&n), "{a}");
+    // The answers, recomputed here from the default inputs with the schedules' formulas
+    // (signatures 64 B + a parity bit, 20-byte senders, no headroom).
+    let p = &v["params"];
+    let (proof, verif) = (u(&p["proof_bytes"]), u(&p["verification_gas"]));
+    let (lp, base) = (u(&p["ecrecover_loop_gas"]), u(&p["ecrecover_base_gas"]));
+    let sigs = |b: u64| 64 * b + b.div_ceil(8);
+    let with = |b: u64| proof + 20 * b;
+    let floor = first_cheaper(100_000, |b| {
+        40 * sigs(b) > (16 * with(b) + verif).max(40 * with(b))
+    });
+    let full = first_cheaper(100_000, |b| 40 * sigs(b) > 40 * with(b));
+    let eip7976 = first_cheaper(100_000, |b| {
+        64 * sigs(b) > (16 * with(b) + verif).max(64 * with(b))
+    });
+    let bridge = first_cheaper(100_000, |n| {
+        (16 * 65 * n + base + n * (3_000 + lp)).max(40 * 65 * n)
+            > (16 * with(n) + verif).max(40 * with(n))
+    });
+    assert_eq!(first("floor"), floor, "{a}");
+    assert_eq!(first("floor_full_headroom"), full, "{a}");
+    assert_eq!(first("eip7976"), eip7976, "{a}");
+    assert_eq!(first("eip7976_full_headroom"), full, "{a}");
+    assert_eq!(first("bridge"), bridge, "{a}");
+    let (floor, n) = (floor.unwrap(), bridge.unwrap());
+    assert!(full.unwrap() < floor, "{a}");
     assert_eq!(
         first("blob"),
         None,
@@ -159,6 +235,60 @@ fn default_answers_come_from_the_model() {
     // The schedule tables agree with the answers.
     assert_eq!(schedule(&v, "floor")["break_even"], a["floor"]);
     assert_eq!(v["bridge"]["break_even"], a["bridge"]);
+}
+
+#[test]
+fn committed_bench_file_gives_the_defaults() {
+    let defaults = json(&[]);
+    let f = bench_file();
+    let v = json(&["--proof", &f]);
+    for k in ["proof_bytes", "verification_gas"] {
+        assert_eq!(v["params"][k], defaults["params"][k], "{k}");
+    }
+    assert_eq!(v["verifier_bench"], defaults["verifier_bench"]);
+    assert_eq!(v["answers"], defaults["answers"]);
+    let t = text(&["--proof", &f]);
+    assert!(t.contains("measured: EVM bench"), "{t}");
+    // The help names the measured defaults.
+    let help = text(&["--help"]);
+    for s in [
+        format!(
+            "[default: {}, measured",
+            u(&defaults["params"]["proof_bytes"])
+        ),
+        format!(
+            "[default: {}, measured",
+            u(&defaults["params"]["verification_gas"])
+        ),
+        format!(
+            "[default: {}, measured",
+            u(&defaults["params"]["ecrecover_loop_gas"])
+        ),
+        "results/evm.json".to_string(),
+        "results/ecrecover.json".to_string(),
+    ] {
+        assert!(help.contains(&s), "missing {s:?}:\n{help}");
+    }
+    assert!(!help.contains("ESTIMATE"), "{help}");
+    // With both verifier figures given, no bench row is named (nor its code size).
+    let v = json(&["--proof-bytes", "1000", "--verification-gas", "1000"]);
+    assert!(v["verifier_bench"].is_null());
+    // The seed scenario has no bench row.
+    assert!(json(&["--scenario", "optimism-2022"])["verifier_bench"].is_null());
+}
+
+#[test]
+fn ecrecover_base_gas_is_paid_once_per_call() {
+    let gas = |base: &str| {
+        let v = json(&["--ecrecover-base-gas", base, "--sizes", "10"]);
+        u(&row(&v["bridge"], 10)["without_proof"]["gas"])
+    };
+    assert_eq!(gas("5000") - gas("0"), 5_000);
+    let t = text(&["--ecrecover-base-gas", "7", "--ecrecover-loop-gas", "9"]);
+    assert!(
+        t.contains("ecrecover path: 3,000 + 9 gas per signature + 7 gas per call (given)"),
+        "{t}"
+    );
 }
 
 #[test]
@@ -270,8 +400,16 @@ fn proof_file_sets_the_proof_size_only() {
     );
     let v = json(&["--proof", f.path()]);
     assert_eq!(v["params"]["proof_bytes"], 500);
-    assert_eq!(v["params"]["verification_gas"], 350_000);
-    assert_eq!(v["params"]["verification_origin"]["kind"], "estimate");
+    let defaults = json(&[]);
+    assert_eq!(
+        v["params"]["verification_gas"],
+        defaults["params"]["verification_gas"]
+    );
+    assert_eq!(v["params"]["verification_origin"]["kind"], "measured");
+    assert_eq!(
+        v["params"]["verification_origin"],
+        defaults["params"]["verification_origin"]
+    );
 }
 
 #[test]
@@ -324,6 +462,7 @@ fn bad_arguments_exit_2() {
         &["--floor-headroom", "tx-bytes:0"],
         &["--floor-headroom", "some"],
         &["--verification-gas", "99999999999"],
+        &["--ecrecover-base-gas", "99999999999"],
         &["--scenario", "optimism-2021"],
         &["--proof", "/nonexistent/proof.json"],
         &["--proof", no_gas.path()],

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
 use serde_json::Value;
 
@@ -47,6 +47,15 @@ fn gen_batch(dir: &Path, count: usize, seed: u64, corrupt: &str) -> PathBuf {
     let r = run(env!("CARGO_BIN_EXE_gen-batch"), &args);
     assert!(r.status.success(), "{}", text(&r));
     out
+}
+
+/// The start of a proving test: the proving lock, its scratch folder, the shared params
+/// folder and a valid batch of one signature from `seed`.
+fn proving_setup(name: &str, seed: u64) -> (MutexGuard<'static, ()>, PathBuf, PathBuf, PathBuf) {
+    let guard = PROVING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tmp_dir(name);
+    let batch = gen_batch(&dir, 1, seed, "");
+    (guard, dir, shared_params(), batch)
 }
 
 fn prove(args: &[&str]) -> Output {
@@ -103,10 +112,7 @@ const DESIGN_KEYS: [&str; 12] = [
 /// changed proof byte is caught; an unknown transcript is bad input.
 #[test]
 fn evm_transcript_proves_and_verifies() {
-    let _guard = PROVING.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = tmp_dir("evm");
-    let params = shared_params();
-    let batch = gen_batch(&dir, 1, 12, "");
+    let (_guard, dir, params, batch) = proving_setup("evm", 12);
     let proof = dir.join("proof.json");
     let args = |transcript: &str| {
         vec![
@@ -154,10 +160,7 @@ fn evm_transcript_proves_and_verifies() {
 
 #[test]
 fn valid_batch_proves_and_verifies_and_tampering_is_caught() {
-    let _guard = PROVING.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = tmp_dir("valid");
-    let params = shared_params();
-    let batch = gen_batch(&dir, 1, 11, "");
+    let (_guard, dir, params, batch) = proving_setup("valid", 11);
     let proof = dir.join("proof.json");
     let o = prove(&[
         "--batch",

@@ -17,9 +17,9 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use batch_ecdsa_circuits::ecc::EccChip;
+use batch_ecdsa_circuits::ecc::{AccPoint, EccChip};
 use batch_ecdsa_circuits::layout::adversary::{with_adversary, Adversary};
-use batch_ecdsa_circuits::layout::{CellRef, Native};
+use batch_ecdsa_circuits::layout::{AssignedValue, CellRef, Native};
 use batch_ecdsa_circuits::range::RangeChecked;
 use batch_ecdsa_circuits::test_utils::BuilderCircuit;
 use common::*;
@@ -54,6 +54,16 @@ struct Rec {
 
 const DIGIT: u64 = 2;
 
+/// The limb cells of a point, x then y.
+fn xy_limbs(p: &AccPoint) -> Vec<AssignedValue> {
+    p.x()
+        .limbs()
+        .iter()
+        .chain(p.y().limbs().iter())
+        .copied()
+        .collect()
+}
+
 fn build(checked: bool, rec: Arc<Mutex<Rec>>) -> BuilderCircuit {
     let (p, q) = (rnd_point(21), rnd_point(22));
     circuit(move |b| {
@@ -73,19 +83,9 @@ fn build(checked: bool, rec: Arc<Mutex<Rec>>) -> BuilderCircuit {
             (RangeChecked::unchecked_for_tests(w, 4), vec![w.cell])
         };
         let s = e.select_lookup(b, &lp, &digit, 0);
-        let outputs: Vec<CellRef> = s
-            .x()
-            .limbs()
+        let outputs: Vec<CellRef> = xy_limbs(&s).iter().map(|c| c.cell).collect();
+        let q_entry = xy_limbs(&lq.entries[DIGIT as usize])
             .iter()
-            .chain(s.y().limbs().iter())
-            .map(|c| c.cell)
-            .collect();
-        let entry = &lq.entries[DIGIT as usize];
-        let q_entry = entry
-            .x()
-            .limbs()
-            .iter()
-            .chain(entry.y().limbs().iter())
             .map(|c| c.value)
             .collect();
         *rec.lock().unwrap() = Rec {

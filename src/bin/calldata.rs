@@ -5,7 +5,10 @@
 //! Exit status: 0 on success, 2 on bad arguments (clap's own errors and values that make no
 //! sense, e.g. zero batches per day, an unreadable proof file).
 
-use batch_ecdsa::calldata::params::{gwei_to_wei, DEFAULT_BATCH_SIZE, DEFAULT_BREAK_EVEN_BOUND};
+use batch_ecdsa::calldata::params::{
+    gwei_to_wei, Measured, DEFAULT_BATCH_SIZE, DEFAULT_BREAK_EVEN_BOUND, ECRECOVER_BENCH_PATH,
+    EVM_BENCH_PATH,
+};
 use batch_ecdsa::calldata::proof_file::proof_input_from_file;
 use batch_ecdsa::calldata::{
     default_batch_sizes, report, table, BlobRounding, Headroom, Origin, Request, Scenario,
@@ -23,7 +26,7 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "calldata", version)]
 struct Cli {
-    /// Named input set: `current` (this project's figures, 2025-26 prices) or `optimism-2022`
+    /// Named input set: `current` (this project's measured figures, 2025-26 prices) or `optimism-2022`
     /// (the 2022 seed example: 131-byte proof, no verifier gas, 30 gwei, 64-byte signatures,
     /// EIP-2028 table).
     #[arg(long, value_enum, default_value = "current")]
@@ -52,9 +55,10 @@ struct Cli {
     #[arg(long)]
     sender: Option<Sender>,
 
-    /// Proof size in bytes [default: 4896, this project's measured batch-circuit proof at
-    /// B = 32].
-    #[arg(long, conflicts_with = "proof")]
+    /// Bytes the proof path posts for the proof [default: measured, the calldata of the EVM
+    /// bench's verifying call at its largest B (results/evm.json): proof_bytes + 32 x
+    /// public_inputs].
+    #[arg(long, conflicts_with = "proof", help = proof_bytes_help())]
     proof_bytes: Option<u64>,
 
     /// Proof or EVM bench file (JSON): a proof file gives the proof size; an EVM bench row or
@@ -67,9 +71,10 @@ struct Cli {
     #[arg(long, requires = "proof")]
     verifier_batch_size: Option<u64>,
 
-    /// On-chain verification execution gas [default: 350000, an ESTIMATE until the EVM bench
-    /// measures it; a bench file's verify_gas_execution when --proof gives one].
-    #[arg(long)]
+    /// On-chain verification execution gas [default: measured, the EVM bench's
+    /// verify_gas_execution at its largest B (results/evm.json); a bench file's when --proof
+    /// gives one].
+    #[arg(long, help = verification_gas_help())]
     verification_gas: Option<u64>,
 
     /// Execution base fee in gwei [default: 1; optimism-2022: 30].
@@ -108,10 +113,15 @@ struct Cli {
     #[arg(long)]
     floor_headroom: Option<Headroom>,
 
-    /// Gas per signature of an ecrecover loop besides the 3,000-gas precompile [default: 400,
-    /// an estimate].
-    #[arg(long)]
+    /// Gas per signature of an ecrecover loop besides the 3,000-gas precompile [default:
+    /// measured, loop_overhead of results/ecrecover.json].
+    #[arg(long, help = ecrecover_loop_help())]
     ecrecover_loop_gas: Option<u64>,
+
+    /// Execution gas of the ecrecover contract's call whatever N (dispatch, ABI decoding)
+    /// [default: measured, base_execution of results/ecrecover.json].
+    #[arg(long, help = ecrecover_base_help())]
+    ecrecover_base_gas: Option<u64>,
 
     /// Batches posted per day [default: 288, one every 5 minutes].
     #[arg(long)]
@@ -131,6 +141,46 @@ struct Cli {
     json: bool,
 }
 
+// Help texts with the measured defaults, read from the embedded bench output.
+
+fn proof_bytes_help() -> String {
+    let m = Measured::embedded();
+    let row = &m.verifier;
+    format!(
+        "Bytes the proof path posts for the proof [default: {}, measured: the calldata of the EVM \
+         bench's verifying call, {} circuit B = {} ({EVM_BENCH_PATH}): {}-byte proof + {} x 32-byte \
+         public inputs]",
+        m.proof_bytes, row.circuit, row.batch_size, row.proof_bytes, row.public_inputs
+    )
+}
+
+fn verification_gas_help() -> String {
+    let row = &Measured::embedded().verifier;
+    format!(
+        "On-chain verification execution gas [default: {}, measured: the EVM bench's \
+         verify_gas_execution, {} circuit B = {} ({EVM_BENCH_PATH}); a bench file's when --proof \
+         gives one]",
+        row.verify_gas_execution, row.circuit, row.batch_size
+    )
+}
+
+fn ecrecover_loop_help() -> String {
+    format!(
+        "Gas per signature of an ecrecover loop besides the 3,000-gas precompile [default: {}, \
+         measured: a Solidity loop in revm ({ECRECOVER_BENCH_PATH}); it checks signer ordering, \
+         not a committee: a lower bound]",
+        Measured::embedded().ecrecover.loop_overhead
+    )
+}
+
+fn ecrecover_base_help() -> String {
+    format!(
+        "Execution gas of the ecrecover contract's call whatever N (dispatch, ABI decoding) \
+         [default: {}, measured ({ECRECOVER_BENCH_PATH})]",
+        Measured::embedded().ecrecover.base_execution
+    )
+}
+
 fn price(name: &str, gwei: f64) -> Result<u128, String> {
     gwei_to_wei(gwei)
         .ok_or_else(|| format!("{name} must be a finite number from 0 to 10^12 gwei, got {gwei}"))
@@ -139,7 +189,7 @@ fn price(name: &str, gwei: f64) -> Result<u128, String> {
 fn request(cli: Cli) -> Result<Request, String> {
     let scenario = cli.scenario;
     let mut p = scenario.params();
-    let mut bench = None;
+    let mut bench = scenario.verifier_bench();
     if let Some(path) = &cli.proof {
         let input =
             proof_input_from_file(path, cli.verifier_batch_size).map_err(|e| e.to_string())?;
@@ -171,6 +221,10 @@ fn request(cli: Cli) -> Result<Request, String> {
         p.verification_gas = g;
         p.verification_origin = Origin::Given;
     }
+    if cli.proof.is_none() && cli.proof_bytes.is_some() && cli.verification_gas.is_some() {
+        // Neither figure comes from the scenario's bench row any more.
+        bench = None;
+    }
     if let Some(g) = cli.base_fee_gwei {
         p.base_fee_wei = price("base fee", g)?;
     }
@@ -192,7 +246,14 @@ fn request(cli: Cli) -> Result<Request, String> {
     p.blob_rounding = cli.blob_rounding.unwrap_or(p.blob_rounding);
     p.blob_binding_gas = cli.blob_binding_gas.unwrap_or(p.blob_binding_gas);
     p.headroom = cli.floor_headroom.unwrap_or(p.headroom);
-    p.ecrecover_loop_gas = cli.ecrecover_loop_gas.unwrap_or(p.ecrecover_loop_gas);
+    if let Some(g) = cli.ecrecover_loop_gas {
+        p.ecrecover_loop_gas = g;
+        p.ecrecover_loop_origin = Origin::Given;
+    }
+    if let Some(g) = cli.ecrecover_base_gas {
+        p.ecrecover_base_gas = g;
+        p.ecrecover_base_origin = Origin::Given;
+    }
     p.batches_per_day = cli.batches_per_day.unwrap_or(p.batches_per_day);
     Ok(Request {
         scenario,

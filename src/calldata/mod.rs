@@ -84,7 +84,8 @@ pub struct Report {
     pub blob_base_fee_wei: u128,
     /// The batch size the user asked about (also among the rows).
     pub batch_size: u64,
-    /// The EVM bench row the verifier figures come from, if any.
+    /// The EVM bench row the verifier figures come from, if any: the `--proof` file's, or
+    /// under the `current` scenario the embedded bench's default row.
     pub verifier_bench: Option<BenchRow>,
     pub answers: Answers,
     pub schedules: Vec<ScheduleReport>,

@@ -2,12 +2,18 @@
 //! prices, verifier gas), how blobs and the calldata floor are used, their defaults and where
 //! each default comes from, the named scenarios, and validation.
 //!
-//! **Defaults are this project's figures, labelled by origin** ([`Origin`]):
+//! **Defaults are this project's measurements, labelled by origin** ([`Origin`]). The verifier
+//! and `ecrecover` figures are read at run time from the EVM bench's committed output, embedded
+//! in the binary ([`EVM_BENCH_JSON`] = `results/evm.json`, [`ECRECOVER_BENCH_JSON`] =
+//! `results/ecrecover.json`, written by `cargo bench -p batch-ecdsa-evm --bench evm_gas`);
+//! re-running the bench and rebuilding moves the defaults ([`Measured`]):
 //!
-//! - proof: [`MEASURED_PROOF_BYTES`], the batch circuit's measured proof at B = 32;
-//! - verifier gas: [`ESTIMATED_VERIFICATION_GAS`], *not measured*; the EVM bench (issue 15)
-//!   will measure it, and `--proof BENCH.json` takes its figure already
-//!   ([`super::proof_file`]);
+//! - proof: the calldata of the verifying call of the bench's batch-circuit row with the
+//!   largest B, `proof_bytes + 32 · public_inputs` (the EVM-transcript proof and, as today's
+//!   statement has it, every public input as a 32-byte word);
+//! - verifier gas: that row's measured `verify_gas_execution` (revm);
+//! - the verifier's runtime code size comes with them: above EIP-170's 24,576 bytes the
+//!   output warns that the verifier cannot be deployed as generated;
 //! - gas price: base fee [`DEFAULT_BASE_FEE_GWEI`] = 1 gwei, no priority fee. L1 base fees in
 //!   2025–26 mostly sit between 0.04 and 1 gwei; 1 gwei is the top of that band, so ETH
 //!   figures are on the high side (divide by 10 for 0.1 gwei). Every break-even the tool
@@ -19,35 +25,37 @@
 //!   a bit list of parities, `ceil(B / 8)` bytes);
 //! - blobs: the OP Stack's 130,044 payload bytes per blob, whole blobs;
 //! - binding the proof to blob data: one 50,000-gas point evaluation per blob of senders;
-//! - `ecrecover` loop overhead: [`DEFAULT_ECRECOVER_LOOP_GAS`], an estimate (see there).
+//! - `ecrecover` path: the measured Solidity loop (`evm/src/ecrecover.rs`), its
+//!   `loop_overhead` per signature besides the 3,000-gas precompile and its `base_execution`
+//!   per call. That loop checks the signers' ordering, not membership of a committee, so it is
+//!   a lower bound of what a bridge pays and the bridge break-even is conservative.
 
-use super::limits::POINT_EVALUATION_GAS;
+use super::bridge::ECRECOVER_SIGNATURE_BYTES;
+use super::limits::{ECRECOVER_GAS, POINT_EVALUATION_GAS};
+use super::proof_file::{proof_input_from_json, BenchRow};
 use super::schedule::{
     blob_gas_prorata, blob_gas_whole, blob_reserve_fee_wei, ByteCounts, CalldataFloor,
     EIP7623_FLOOR, EIP7976_FLOOR, MAX_BLOB_PAYLOAD_BYTES, OP_STACK_BLOB_PAYLOAD_BYTES,
 };
-use serde::Serialize;
+use super::table::thousands;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 /// Wei per gwei.
 pub const WEI_PER_GWEI: u128 = 1_000_000_000;
 /// Wei per ether.
 pub const WEI_PER_ETH: u128 = 1_000_000_000_000_000_000;
 
-/// **Measured**: the proof of this project's batch circuit at B = 32 (k = 17, SHPLONK,
-/// Blake2b transcript), 4,896 bytes (README, "Proving: naive against batch"). The EVM
-/// (Keccak) transcript an on-chain verifier needs writes points uncompressed and will make it
-/// somewhat larger; replace this figure with the EVM bench's `proof_bytes` once measured.
-/// Public inputs are not included (the digest issue makes them one 32-byte word).
-pub const MEASURED_PROOF_BYTES: u64 = 4_896;
-/// **Estimate, not measured**: on-chain execution gas of a Halo2-KZG SHPLONK verifier for the
-/// batch circuit (two pairings ≈ 113k plus about one ecMul per commitment; published direct
-/// Halo2 verifiers cost a few hundred thousand to ~1M gas). To be replaced by the EVM bench's
-/// measured `verify_gas_execution` (issue 15); until then the output labels it an estimate.
-pub const ESTIMATED_VERIFICATION_GAS: u64 = 350_000;
-/// Whether [`ESTIMATED_VERIFICATION_GAS`] is a measurement (flip when it is replaced).
-pub const VERIFICATION_GAS_MEASURED: bool = false;
+/// The EVM bench's verifier rows (`results/evm.json`), embedded at build time.
+pub const EVM_BENCH_JSON: &str = include_str!("../../results/evm.json");
+/// Where [`EVM_BENCH_JSON`] comes from, as the output names it.
+pub const EVM_BENCH_PATH: &str = "results/evm.json";
+/// The EVM bench's `ecrecover` loop (`results/ecrecover.json`), embedded at build time.
+pub const ECRECOVER_BENCH_JSON: &str = include_str!("../../results/ecrecover.json");
+/// Where [`ECRECOVER_BENCH_JSON`] comes from, as the output names it.
+pub const ECRECOVER_BENCH_PATH: &str = "results/ecrecover.json";
 /// Default execution base fee, gwei (see the module doc for why 1).
 pub const DEFAULT_BASE_FEE_GWEI: f64 = 1.0;
 /// Default batches per day: one every 5 minutes.
@@ -56,18 +64,11 @@ pub const DEFAULT_BATCHES_PER_DAY: u64 = 288;
 pub const DEFAULT_BATCH_SIZE: u64 = 200;
 /// Default upper bound for the break-even searches.
 pub const DEFAULT_BREAK_EVEN_BOUND: u64 = 1_000_000;
-/// **Estimate**: gas per signature that a Solidity `ecrecover` loop spends besides the
-/// 3,000-gas precompile: the `STATICCALL` to the warm precompile (100, EIP-2929), writing its
-/// four arguments to memory and reading the result (~150 with the ABI decoding of the
-/// signature from calldata), and the loop with an ordering or equality check on the
-/// recovered signer (~150). Looking the signer up in a stored committee is left out: the
-/// proof path checks the same keys.
-pub const DEFAULT_ECRECOVER_LOOP_GAS: u64 = 400;
 /// Largest batch size the model accepts (keeps every product far inside u64 / u128).
 pub const MAX_BATCH_SIZE: u64 = 1_000_000_000;
 /// Largest break-even search bound: the search is a linear scan (a few hundred ms at 10^7).
 pub const MAX_BREAK_EVEN_BOUND: u64 = 10_000_000;
-/// Largest gas figure accepted for an input (verification, binding, loop overhead).
+/// Largest gas figure accepted for an input (verification, binding, `ecrecover` overheads).
 pub const MAX_GAS_INPUT: u64 = 10_000_000_000;
 /// Largest price accepted, wei (10^12 gwei).
 pub const MAX_PRICE_WEI: u128 = 1_000_000_000_000 * WEI_PER_GWEI;
@@ -80,8 +81,6 @@ pub const MAX_TX_BYTES: u64 = 100_000;
 pub enum Origin {
     /// Measured by this project (the note says what and where).
     Measured(String),
-    /// Not measured: an estimate (the note says what will replace it).
-    Estimate(String),
     /// Given on the command line.
     Given,
     /// Part of a named scenario.
@@ -92,10 +91,125 @@ impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Origin::Measured(n) => write!(f, "measured: {n}"),
-            Origin::Estimate(n) => write!(f, "ESTIMATE, not measured: {n}"),
             Origin::Given => write!(f, "given"),
             Origin::Scenario(n) => write!(f, "scenario {n}"),
         }
+    }
+}
+
+/// The `ecrecover` loop the EVM bench measured (`evm/src/ecrecover.rs`,
+/// `results/ecrecover.json`): execution gas fitted as `base_execution + N ·
+/// per_signature_execution` from two N.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EcrecoverBench {
+    /// The two N measured and their execution gas.
+    pub n: [u64; 2],
+    pub execution_gas: [u64; 2],
+    /// Execution gas per signature, the 3,000-gas precompile included.
+    pub per_signature_execution: u64,
+    /// Of that, what is not the precompile (call, memory, decoding, loop, ordering check).
+    pub loop_overhead: u64,
+    /// Execution gas of the call whatever N (dispatch, ABI decoding).
+    pub base_execution: u64,
+    /// Calldata bytes per signature (r, s, v).
+    pub calldata_bytes_per_signature: u64,
+}
+
+/// The defaults the EVM bench measured, parsed from its output ([`Measured::embedded`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Measured {
+    /// The batch-circuit row with the largest B: the default verifier.
+    pub verifier: BenchRow,
+    /// Calldata of its verifying call, `proof_bytes + 32 · public_inputs`.
+    pub proof_bytes: u64,
+    /// The `ecrecover` loop.
+    pub ecrecover: EcrecoverBench,
+}
+
+impl Measured {
+    /// Parses and checks the bench's two files (`evm_json` as [`EVM_BENCH_JSON`],
+    /// `ecrecover_json` as [`ECRECOVER_BENCH_JSON`]).
+    pub fn parse(evm_json: &str, ecrecover_json: &str) -> Result<Self, String> {
+        let input =
+            proof_input_from_json(evm_json, EVM_BENCH_PATH, None).map_err(|e| e.to_string())?;
+        let verifier = input
+            .bench
+            .ok_or_else(|| format!("{EVM_BENCH_PATH} is a proof file, not EVM bench rows"))?;
+        if verifier.verify_gas_execution > MAX_GAS_INPUT {
+            return Err(format!(
+                "{EVM_BENCH_PATH}: verify_gas_execution {} is above {MAX_GAS_INPUT}",
+                verifier.verify_gas_execution
+            ));
+        }
+        let ecrecover: EcrecoverBench = serde_json::from_str(ecrecover_json)
+            .map_err(|e| format!("{ECRECOVER_BENCH_PATH}: {e}"))?;
+        let e = &ecrecover;
+        let bad = |what: &str| Err(format!("{ECRECOVER_BENCH_PATH}: {what}"));
+        if e.per_signature_execution != ECRECOVER_GAS + e.loop_overhead {
+            return bad("per_signature_execution is not 3,000 + loop_overhead");
+        }
+        if e.calldata_bytes_per_signature != ECRECOVER_SIGNATURE_BYTES {
+            return bad("calldata_bytes_per_signature is not 65 (r, s, v)");
+        }
+        if e.n[0] >= e.n[1]
+            || e.execution_gas[0] != e.base_execution + e.n[0] * e.per_signature_execution
+        {
+            return bad("base_execution + N · per_signature_execution does not fit execution_gas");
+        }
+        if e.loop_overhead > MAX_GAS_INPUT || e.base_execution > MAX_GAS_INPUT {
+            return bad("gas figure out of range");
+        }
+        Ok(Measured {
+            proof_bytes: input.proof_bytes,
+            verifier,
+            ecrecover,
+        })
+    }
+
+    /// The bench output embedded in the binary, parsed once.
+    ///
+    /// # Panics
+    ///
+    /// If the embedded files do not parse or check; the unit tests parse them, so a bad bench
+    /// file fails the tests instead of the tool.
+    pub fn embedded() -> &'static Measured {
+        static MEASURED: OnceLock<Measured> = OnceLock::new();
+        MEASURED.get_or_init(|| {
+            Measured::parse(EVM_BENCH_JSON, ECRECOVER_BENCH_JSON)
+                .unwrap_or_else(|e| panic!("the embedded EVM bench output is malformed: {e}"))
+        })
+    }
+
+    /// Origin of the default proof bytes.
+    pub fn proof_origin(&self) -> Origin {
+        let row = &self.verifier;
+        let transcript = match row.transcript.as_deref() {
+            Some("evm") => "EVM-transcript ".to_string(),
+            Some(t) => format!("{t}-transcript "),
+            None => String::new(),
+        };
+        Origin::Measured(format!(
+            "EVM bench, {} circuit B = {}: {}-byte {transcript}proof + {} public-input words",
+            row.circuit,
+            row.batch_size,
+            thousands(row.proof_bytes),
+            thousands(row.public_inputs)
+        ))
+    }
+
+    /// Origin of the default verification gas.
+    pub fn verification_origin(&self) -> Origin {
+        Origin::Measured(format!(
+            "EVM bench (revm), {} circuit B = {}, {EVM_BENCH_PATH}",
+            self.verifier.circuit, self.verifier.batch_size
+        ))
+    }
+
+    /// Origin of the default `ecrecover` loop and call overheads.
+    pub fn ecrecover_origin(&self) -> Origin {
+        Origin::Measured(format!(
+            "EVM bench (revm), Solidity ecrecover loop, {ECRECOVER_BENCH_PATH}"
+        ))
     }
 }
 
@@ -316,13 +430,18 @@ pub struct Params {
     pub headroom: Headroom,
     /// Per-signature overhead of an on-chain `ecrecover` loop besides the precompile.
     pub ecrecover_loop_gas: u64,
+    pub ecrecover_loop_origin: Origin,
+    /// Execution gas of the `ecrecover` contract's call whatever N (dispatch, ABI decoding).
+    pub ecrecover_base_gas: u64,
+    pub ecrecover_base_origin: Origin,
 }
 
 /// Named input sets (`--scenario`); options given with it override its values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum Scenario {
-    /// This project's figures at 2025–26 L1 prices (the defaults).
+    /// This project's measured figures (the EVM bench's output) at 2025–26 L1 prices (the
+    /// defaults).
     Current,
     /// 0xPARC's 2022 Optimism example: 200 signatures × 64 B against a 131-byte Groth16
     /// proof and 200 addresses, no verifier gas, 30 gwei, one batch per 5 minutes, EIP-2028
@@ -358,6 +477,15 @@ impl Scenario {
         }
     }
 
+    /// The EVM bench row the scenario's verifier figures come from (`current`: the embedded
+    /// bench's default row).
+    pub fn verifier_bench(&self) -> Option<BenchRow> {
+        match self {
+            Scenario::Current => Some(Measured::embedded().verifier.clone()),
+            Scenario::Optimism2022 => None,
+        }
+    }
+
     /// The schedules printed unless `--schedule` says otherwise.
     pub fn schedules(&self) -> Vec<Schedule> {
         match self {
@@ -368,22 +496,14 @@ impl Scenario {
 }
 
 impl Default for Params {
+    /// The measured defaults ([`Measured::embedded`]) and the constants of the module doc.
     fn default() -> Self {
+        let m = Measured::embedded();
         Params {
-            proof_bytes: MEASURED_PROOF_BYTES,
-            proof_origin: Origin::Measured(
-                "batch circuit, B = 32, k = 17, Blake2b transcript; the EVM transcript's is \
-                 not measured yet"
-                    .to_string(),
-            ),
-            verification_gas: ESTIMATED_VERIFICATION_GAS,
-            verification_origin: if VERIFICATION_GAS_MEASURED {
-                Origin::Measured("EVM bench".to_string())
-            } else {
-                Origin::Estimate(
-                    "the EVM bench's measured verify_gas_execution will replace it".to_string(),
-                )
-            },
+            proof_bytes: m.proof_bytes,
+            proof_origin: m.proof_origin(),
+            verification_gas: m.verifier.verify_gas_execution,
+            verification_origin: m.verification_origin(),
             base_fee_wei: gwei_to_wei(DEFAULT_BASE_FEE_GWEI).unwrap_or(WEI_PER_GWEI),
             priority_fee_wei: 0,
             blob_base_fee_wei: None,
@@ -395,7 +515,10 @@ impl Default for Params {
             blob_rounding: BlobRounding::Whole,
             blob_binding_gas: POINT_EVALUATION_GAS,
             headroom: Headroom::None,
-            ecrecover_loop_gas: DEFAULT_ECRECOVER_LOOP_GAS,
+            ecrecover_loop_gas: m.ecrecover.loop_overhead,
+            ecrecover_loop_origin: m.ecrecover_origin(),
+            ecrecover_base_gas: m.ecrecover.base_execution,
+            ecrecover_base_origin: m.ecrecover_origin(),
         }
     }
 }
@@ -473,6 +596,7 @@ impl Params {
             ("verification gas", self.verification_gas),
             ("blob binding gas", self.blob_binding_gas),
             ("ecrecover loop gas", self.ecrecover_loop_gas),
+            ("ecrecover base gas", self.ecrecover_base_gas),
         ] {
             if value > MAX_GAS_INPUT {
                 return Err(ParamError::GasTooLarge { name, value });
@@ -588,15 +712,81 @@ mod tests {
         assert_eq!(given.blob_base_fee_wei(), 7);
     }
 
+    /// The embedded bench output parses and gives the defaults: a bad or changed bench file
+    /// fails here, not in users' hands. Update the figures when the bench is re-run.
     #[test]
-    fn defaults_are_labelled_by_origin() {
+    fn embedded_bench_output_gives_the_measured_defaults() {
+        let m = Measured::parse(EVM_BENCH_JSON, ECRECOVER_BENCH_JSON).unwrap();
+        assert_eq!(&m, Measured::embedded());
+        let row = &m.verifier;
+        assert_eq!((row.circuit.as_str(), row.batch_size), ("batch", 32));
+        assert_eq!((row.k, row.transcript.as_deref()), (Some(17), Some("evm")));
+        assert_eq!((row.proof_bytes, row.public_inputs), (6_208, 96));
+        assert_eq!(row.runtime_code_bytes, Some(54_928));
+        assert_eq!(m.ecrecover.base_execution, 834);
+
         let p = Params::default();
-        assert_eq!(p.proof_bytes, MEASURED_PROOF_BYTES);
-        assert!(matches!(p.proof_origin, Origin::Measured(_)));
-        assert!(matches!(p.verification_origin, Origin::Estimate(_)));
-        assert!(p.verification_origin.to_string().contains("ESTIMATE"));
+        p.validate().unwrap();
+        assert_eq!(p.proof_bytes, 9_280);
+        assert_eq!(p.verification_gas, 689_936);
+        assert_eq!(p.ecrecover_loop_gas, 776);
+        assert_eq!(p.ecrecover_base_gas, 834);
+        assert_eq!(
+            p.proof_origin.to_string(),
+            "measured: EVM bench, batch circuit B = 32: 6,208-byte EVM-transcript proof + 96 \
+             public-input words"
+        );
+        assert_eq!(
+            p.verification_origin,
+            Origin::Measured("EVM bench (revm), batch circuit B = 32, results/evm.json".into())
+        );
+        assert!(matches!(p.ecrecover_loop_origin, Origin::Measured(_)));
+        assert!(matches!(p.ecrecover_base_origin, Origin::Measured(_)));
         assert_eq!(p.blob_usable_bytes, 130_044);
         assert_eq!(p.signature, SignatureFormat::RsParity);
+        assert_eq!(Scenario::Current.verifier_bench().as_ref(), Some(row));
+        assert_eq!(Scenario::Optimism2022.verifier_bench(), None);
+
+        // The bench's own calldata column agrees with `proof_bytes + 32 · public_inputs`.
+        let raw: Vec<serde_json::Value> = serde_json::from_str(EVM_BENCH_JSON).unwrap();
+        for r in &raw {
+            let row: BenchRow = serde_json::from_value(r.clone()).unwrap();
+            if let Some(c) = r.get("calldata_bytes") {
+                assert_eq!(c.as_u64(), Some(row.calldata_bytes()), "{r}");
+            }
+        }
+    }
+
+    #[test]
+    fn bench_files_that_do_not_add_up_are_rejected() {
+        let ok_ecrecover = r#"{"n":[1,64],"execution_gas":[4610,242508],
+            "per_signature_execution":3776,"loop_overhead":776,"base_execution":834,
+            "calldata_bytes_per_signature":65}"#;
+        let row = r#"[{"circuit":"batch","batch_size":4,"proof_bytes":100,"public_inputs":2,
+            "verify_gas_execution":5}]"#;
+        let m = Measured::parse(row, ok_ecrecover).unwrap();
+        assert_eq!((m.proof_bytes, m.verifier.verify_gas_execution), (164, 5));
+        for bad_ecrecover in [
+            ok_ecrecover.replace("\"loop_overhead\":776", "\"loop_overhead\":700"),
+            ok_ecrecover.replace("\"base_execution\":834", "\"base_execution\":800"),
+            ok_ecrecover.replace(":65}", ":64}"),
+            ok_ecrecover.replace("\"n\":[1,64]", "\"n\":[64,1]"),
+            "{}".to_string(),
+        ] {
+            assert!(
+                Measured::parse(row, &bad_ecrecover).is_err(),
+                "{bad_ecrecover}"
+            );
+        }
+        for bad_evm in [
+            "[]",
+            r#"{"proof":"00"}"#,
+            r#"[{"circuit":"naive","batch_size":4,"proof_bytes":1,"verify_gas_execution":1}]"#,
+            r#"[{"circuit":"batch","batch_size":4,"proof_bytes":1,
+                 "verify_gas_execution":99999999999}]"#,
+        ] {
+            assert!(Measured::parse(bad_evm, ok_ecrecover).is_err(), "{bad_evm}");
+        }
     }
 
     #[test]

@@ -31,6 +31,10 @@
 //!    `verify_gas_execution`.
 //! 3. **EVM bench file**: an array of such rows; the `batch` row with the B asked for
 //!    (`--verifier-batch-size`) is used, by default the one with the largest B.
+//!
+//! The bench's committed output, `results/evm.json` (an array of rows with more fields, which
+//! are ignored), is also embedded in the binary and read the same way for the defaults
+//! ([`super::params::Measured`]).
 
 use serde::{Deserialize, Serialize};
 use std::path::Path;

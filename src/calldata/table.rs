@@ -169,11 +169,28 @@ fn inputs(out: &mut String, r: &Report) {
     );
     let _ = writeln!(
         out,
-        "        floor headroom: {}; {} batches/day; ecrecover loop {} gas per signature (estimate)",
+        "        floor headroom: {}; {} batches/day",
         p.headroom,
-        thousands(p.batches_per_day),
+        thousands(p.batches_per_day)
+    );
+    let ecrecover = format!(
+        "ecrecover path: 3,000 + {} gas per signature",
         thousands(p.ecrecover_loop_gas)
     );
+    let base = format!("{} gas per call", thousands(p.ecrecover_base_gas));
+    let _ = if p.ecrecover_loop_origin == p.ecrecover_base_origin {
+        writeln!(
+            out,
+            "        {ecrecover} + {base} ({})",
+            p.ecrecover_loop_origin
+        )
+    } else {
+        writeln!(
+            out,
+            "        {ecrecover} ({}) + {base} ({})",
+            p.ecrecover_loop_origin, p.ecrecover_base_origin
+        )
+    };
 }
 
 fn answers(out: &mut String, r: &Report) {
@@ -216,10 +233,11 @@ fn answers(out: &mut String, r: &Report) {
     );
     let _ = writeln!(
         out,
-        "  bridges and committees (ecrecover, {} gas + {} B calldata per signature): one proof \
-         pays from {}",
+        "  bridges and committees (ecrecover, {} gas + {} B calldata per signature, {} gas per \
+         call): one proof pays from {}",
         thousands(3_000 + r.params.ecrecover_loop_gas),
         ECRECOVER_SIGNATURE_BYTES,
+        thousands(r.params.ecrecover_base_gas),
         break_even_short(&a.bridge, "N")
     );
 }
@@ -369,10 +387,11 @@ pub fn render(report: &Report) -> String {
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "[bridge] N signatures checked on chain: w/o = N x ecrecover ({} B, 3,000 + {} gas each), \
-         with = one proof + N senders; EIP-7623 pricing",
+        "[bridge] N signatures checked on chain: w/o = N x ecrecover ({} B, 3,000 + {} gas each, \
+         + {} gas per call), with = one proof + N senders; EIP-7623 pricing",
         ECRECOVER_SIGNATURE_BYTES,
-        thousands(report.params.ecrecover_loop_gas)
+        thousands(report.params.ecrecover_loop_gas),
+        thousands(report.params.ecrecover_base_gas)
     );
     let _ = writeln!(out, "{}", break_even_line(&report.bridge.break_even, "N"));
     rows_table(&mut out, &report.bridge.rows, "N", false, 0);
