@@ -47,21 +47,26 @@ fn table(rows: &[EvmRow]) -> String {
          | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
     );
     for r in rows {
+        let opt = |v: Option<u64>| v.map_or("—".to_string(), thousands);
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} / {} | {} | {} | {} | {} | {} | {} |",
             r.circuit,
             r.batch_size,
-            r.k,
+            r.k.map_or("—".to_string(), |k| k.to_string()),
             r.public_inputs,
-            thousands(r.proof_bytes as u64),
-            thousands(r.proof_bytes_blake2b as u64),
-            thousands(r.calldata_bytes as u64),
-            thousands(r.verify_gas),
+            thousands(r.proof_bytes),
+            opt(r.proof_bytes_blake2b),
+            thousands(r.calldata_bytes()),
+            opt(r.verify_gas),
             thousands(r.verify_gas_execution),
-            thousands(r.deploy_gas),
-            thousands(r.runtime_code_bytes as u64),
-            if r.fits_eip170 { "yes" } else { "**no**" }
+            opt(r.deploy_gas),
+            opt(r.runtime_code_bytes),
+            if r.fits_eip170 == Some(true) {
+                "yes"
+            } else {
+                "**no**"
+            }
         );
     }
     let _ = writeln!(
@@ -102,10 +107,10 @@ fn main() {
                 let r = &m.row;
                 eprintln!(
                     "[{kind} B={b}] k = {}, verify {} gas ({} execution), code {} bytes, proof {} bytes ({:.0} s)",
-                    r.k,
-                    r.verify_gas,
+                    r.k.unwrap_or(0),
+                    r.verify_gas.unwrap_or(0),
                     r.verify_gas_execution,
-                    r.runtime_code_bytes,
+                    r.runtime_code_bytes.unwrap_or(0),
                     r.proof_bytes,
                     t.elapsed().as_secs_f64()
                 );
@@ -142,6 +147,11 @@ fn main() {
         ecrecover.n[1]
     );
     let ecrecover_json = serde_json::to_string_pretty(&ecrecover).expect("serializes");
+    // The calculator reads both files back (include_str!): check they parse as it reads them.
+    if let Err(e) = batch_ecdsa::calldata::params::Measured::parse(&json, &ecrecover_json) {
+        eprintln!("error: the bench output does not parse as the calculator reads it: {e}");
+        std::process::exit(1);
+    }
     for (name, text) in [
         ("evm.json", json + "\n"),
         ("evm.md", md.clone()),

@@ -8,11 +8,12 @@
 //! lower bound of what a bridge pays, and the break-even N computed from it is conservative
 //! (it favours `ecrecover`). The execution gas is affine in N; [`measure`] fits it from two N.
 
+use batch_ecdsa::calldata::bridge::ECRECOVER_SIGNATURE_BYTES;
+use batch_ecdsa::calldata::params::EcrecoverBench;
 use batch_ecdsa::native::ecdsa::sign;
 use batch_ecdsa::native::hash::keccak256;
 use batch_ecdsa::native::public_key::PublicKey;
 use halo2_proofs::halo2curves::secp256k1::Fq;
-use serde::{Deserialize, Serialize};
 
 use crate::chain::{deploy, CallOutcome};
 use crate::solc::Solc;
@@ -46,25 +47,12 @@ contract EcrecoverBatch {
 }
 "#;
 
-/// Gas of the `ecrecover` path, fitted as `base + N · per_signature` (execution only).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EcrecoverGas {
-    /// The two N measured and their execution gas.
-    pub n: [usize; 2],
-    pub execution_gas: [u64; 2],
-    /// Execution gas per signature (precompile included).
-    pub per_signature_execution: u64,
-    /// Of that, what is not the 3,000-gas precompile: the call, memory, decoding, the loop
-    /// and the ordering check.
-    pub loop_overhead: u64,
-    /// Execution gas the call costs whatever N (dispatch, ABI decoding).
-    pub base_execution: u64,
-    /// Calldata bytes per signature (r, s, v).
-    pub calldata_bytes_per_signature: usize,
-}
+/// Gas of the `ecrecover` path, fitted as `base + N · per_signature` (execution only): the
+/// calculator's format (`batch_ecdsa::calldata::params::EcrecoverBench`, one format for
+/// writer and reader).
+pub type EcrecoverGas = EcrecoverBench;
 
-/// The `ecrecover` precompile's gas.
-pub const ECRECOVER_GAS: u64 = 3_000;
+pub use batch_ecdsa::calldata::limits::ECRECOVER_GAS;
 
 /// `n` signatures of one digest by `n` deterministic keys, sorted by signer address, as
 /// 65-byte `r ‖ s ‖ v` (v = 27 + parity).
@@ -122,12 +110,12 @@ pub fn measure(solc: &Solc, n1: usize, n2: usize) -> Result<EcrecoverGas, String
     }
     let per = (exec[1] - exec[0]) / (n2 - n1) as u64;
     Ok(EcrecoverGas {
-        n: [n1, n2],
+        n: [n1 as u64, n2 as u64],
         execution_gas: exec,
         per_signature_execution: per,
         loop_overhead: per.saturating_sub(ECRECOVER_GAS),
         base_execution: exec[0].saturating_sub(per * n1 as u64),
-        calldata_bytes_per_signature: 65,
+        calldata_bytes_per_signature: ECRECOVER_SIGNATURE_BYTES,
     })
 }
 

@@ -7,12 +7,12 @@
 use std::path::Path;
 
 use batch_ecdsa::batch_file::BatchFile;
+use batch_ecdsa::calldata::proof_file::BenchRow;
 use batch_ecdsa::demo::demo_batch;
 use batch_ecdsa::prover::api::{ProveOptions, Prover, Silent};
 use batch_ecdsa::prover::circuit::CircuitKind;
 use batch_ecdsa::prover::proof::instance_of;
 use batch_ecdsa::prover::transcript::{evm_calldata, TranscriptKind};
-use serde::{Deserialize, Serialize};
 
 use crate::chain::{deploy, CallOutcome};
 use crate::generate::verifier_solidity;
@@ -22,36 +22,10 @@ use crate::EIP170_CODE_LIMIT;
 /// Seed of the demo batches measured.
 pub const DEMO_SEED: u64 = 1;
 
-/// The measured figures of one circuit and B (field names as the calculator reads them).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EvmRow {
-    pub circuit: String,
-    pub batch_size: usize,
-    pub k: u32,
-    /// Always `"evm"`: the transcript of `proof_bytes`.
-    pub transcript: String,
-    /// The proof alone, EVM transcript (uncompressed points).
-    pub proof_bytes: usize,
-    /// The same circuit's proof with the Blake2b transcript (compressed points).
-    pub proof_bytes_blake2b: usize,
-    /// Public inputs, one 32-byte calldata word each before the proof.
-    pub public_inputs: usize,
-    /// Calldata of the verifying call: `32 · public_inputs + proof_bytes`.
-    pub calldata_bytes: usize,
-    /// Gas of the whole verifying transaction (21,000 and the calldata included).
-    pub verify_gas: u64,
-    /// The verifier's execution alone (without 21,000 and the calldata).
-    pub verify_gas_execution: u64,
-    /// The EIP-7623 floor of that calldata (the transaction pays the larger of the two).
-    pub verify_gas_floor: u64,
-    /// Gas of the deploying transaction (with EIP-170 lifted where the code is larger).
-    pub deploy_gas: u64,
-    /// Runtime code size, against EIP-170's 24,576 bytes.
-    pub runtime_code_bytes: usize,
-    pub creation_code_bytes: usize,
-    /// Whether the runtime code fits EIP-170 (deployable on Ethereum mainnet).
-    pub fits_eip170: bool,
-}
+/// The measured figures of one circuit and B: the calculator's bench row
+/// (`batch_ecdsa::calldata::proof_file::BenchRow`, one format for writer and reader), every
+/// optional field filled.
+pub type EvmRow = BenchRow;
 
 /// A measured verifier with what it was measured on.
 pub struct Measured {
@@ -127,20 +101,19 @@ pub fn measure(
     let public_inputs = (calldata.len() - proof.len()) / 32;
     let row = EvmRow {
         circuit: kind.to_string(),
-        batch_size: b,
-        k: prover.k(),
-        transcript: TranscriptKind::Evm.to_string(),
-        proof_bytes: proof.len(),
-        proof_bytes_blake2b: blake.len(),
-        public_inputs,
-        calldata_bytes: calldata.len(),
-        verify_gas: gas.total,
+        batch_size: b as u64,
+        k: Some(prover.k()),
+        transcript: Some(TranscriptKind::Evm.to_string()),
+        proof_bytes: proof.len() as u64,
+        public_inputs: public_inputs as u64,
+        verify_gas: Some(gas.total),
         verify_gas_execution: gas.execution(),
-        verify_gas_floor: gas.floor,
-        deploy_gas: contract.deploy_gas,
-        runtime_code_bytes: contract.runtime_bytes,
-        creation_code_bytes: compiled.creation.len(),
-        fits_eip170: contract.runtime_bytes <= EIP170_CODE_LIMIT,
+        deploy_gas: Some(contract.deploy_gas),
+        runtime_code_bytes: Some(contract.runtime_bytes as u64),
+        proof_bytes_blake2b: Some(blake.len() as u64),
+        verify_gas_floor: Some(gas.floor),
+        creation_code_bytes: Some(compiled.creation.len() as u64),
+        fits_eip170: Some(contract.runtime_bytes <= EIP170_CODE_LIMIT),
     };
     Ok(Measured {
         row,

@@ -58,6 +58,19 @@ pub struct BenchRow {
     pub deploy_gas: Option<u64>,
     #[serde(default)]
     pub runtime_code_bytes: Option<u64>,
+    /// The same circuit's proof with the Blake2b transcript (compressed points), for the size
+    /// difference (informational).
+    #[serde(default)]
+    pub proof_bytes_blake2b: Option<u64>,
+    /// The EIP-7623 floor of the verifying call's calldata (informational).
+    #[serde(default)]
+    pub verify_gas_floor: Option<u64>,
+    /// The verifier's creation code (informational).
+    #[serde(default)]
+    pub creation_code_bytes: Option<u64>,
+    /// Whether the runtime code fits EIP-170's 24,576 bytes (informational).
+    #[serde(default)]
+    pub fits_eip170: Option<bool>,
 }
 
 /// Bytes of calldata per public input in the EVM verifier's layout.
