@@ -6,6 +6,10 @@ use serde_json::Value;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+/// The flag that models one digest as the only public input (no public-input words per
+/// signature): the regime in which the proof path can pay, for the tests of other options.
+const DIGEST: &str = "--public-inputs-per-signature=0";
+
 fn calldata(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_calldata"))
         .args(args)
@@ -151,18 +155,20 @@ fn default_output_names_every_segment_and_labels_the_measurements() {
     let v = json(&[]);
     let (p, row) = (&v["params"], &v["verifier_bench"]);
     assert_eq!(row["circuit"], "batch");
+    assert_eq!(u(&p["proof_bytes"]), u(&row["proof_bytes"]));
     assert_eq!(
-        u(&p["proof_bytes"]),
-        u(&row["proof_bytes"]) + 32 * u(&row["public_inputs"])
+        u(&p["public_input_words"]) * u(&row["batch_size"]),
+        u(&row["public_inputs"])
     );
     assert_eq!(p["verification_gas"], row["verify_gas_execution"]);
     let b = u(&row["batch_size"]);
     for s in [
         format!(
             "proof {} B (measured: EVM bench, batch circuit B = {b}: {}-byte EVM-transcript \
-             proof + {} public-input words)",
+             proof; {} public-input words per signature ({} at B = {b}))",
             thousands(u(&p["proof_bytes"])),
             thousands(u(&row["proof_bytes"])),
+            u(&p["public_input_words"]),
             thousands(u(&row["public_inputs"]))
         ),
         format!(
@@ -198,9 +204,10 @@ fn default_answers_come_from_the_model() {
     // (signatures 64 B + a parity bit, 20-byte senders, no headroom).
     let p = &v["params"];
     let (proof, verif) = (u(&p["proof_bytes"]), u(&p["verification_gas"]));
+    let words = u(&p["public_input_words"]);
     let (lp, base) = (u(&p["ecrecover_loop_gas"]), u(&p["ecrecover_base_gas"]));
     let sigs = |b: u64| 64 * b + b.div_ceil(8);
-    let with = |b: u64| proof + 20 * b;
+    let with = |b: u64| proof + (20 + 32 * words) * b;
     let floor = first_cheaper(100_000, |b| {
         40 * sigs(b) > (16 * with(b) + verif).max(40 * with(b))
     });
@@ -217,8 +224,9 @@ fn default_answers_come_from_the_model() {
     assert_eq!(first("eip7976"), eip7976, "{a}");
     assert_eq!(first("eip7976_full_headroom"), full, "{a}");
     assert_eq!(first("bridge"), bridge, "{a}");
-    let (floor, n) = (floor.unwrap(), bridge.unwrap());
-    assert!(full.unwrap() < floor, "{a}");
+    // Today's statement (3 public-input words a signature): calldata posters never gain.
+    assert_eq!((floor, full), (None, None), "{a}");
+    let n = bridge.unwrap();
     assert_eq!(
         first("blob"),
         None,
@@ -226,11 +234,11 @@ fn default_answers_come_from_the_model() {
     );
     // The text states the same numbers.
     let t = text(&[]);
+    assert!(t.contains("the proof pays from no B (up to"), "{t}");
     assert!(
-        t.contains(&format!("the proof pays from B = {floor}")),
+        t.contains(&format!("one proof pays from N = {}", thousands(n))),
         "{t}"
     );
-    assert!(t.contains(&format!("one proof pays from N = {n}")), "{t}");
     assert!(t.contains("does not pay for any B"), "{t}");
     // The schedule tables agree with the answers.
     assert_eq!(schedule(&v, "floor")["break_even"], a["floor"]);
@@ -338,21 +346,21 @@ fn signature_formats_change_the_posted_bytes() {
 #[test]
 fn floor_headroom_moves_the_floor_break_even() {
     let be = |h: &str| {
-        let v = json(&["--floor-headroom", h, "--schedule", "floor"]);
+        let v = json(&[DIGEST, "--floor-headroom", h, "--schedule", "floor"]);
         schedule(&v, "floor")["break_even"]["first"]
             .as_u64()
             .unwrap()
     };
     let (none, some, full) = (be("none"), be("tx-bytes:40"), be("full"));
     assert!(full < some && some < none, "{full} {some} {none}");
-    let v = json(&["--floor-headroom", "full"]);
+    let v = json(&[DIGEST, "--floor-headroom", "full"]);
     assert_eq!(v["answers"]["floor"], v["answers"]["floor_full_headroom"]);
 }
 
 #[test]
 fn blob_binding_gas_is_counted_on_the_blob_path() {
-    let with = json(&["--schedule", "blob"]);
-    let without = json(&["--schedule", "blob", "--blob-binding-gas", "0"]);
+    let with = json(&[DIGEST, "--schedule", "blob"]);
+    let without = json(&[DIGEST, "--schedule", "blob", "--blob-binding-gas", "0"]);
     let gas = |v: &Value| {
         row(schedule(v, "blob"), 200)["with_proof"]["gas"]
             .as_u64()
@@ -363,14 +371,14 @@ fn blob_binding_gas_is_counted_on_the_blob_path() {
     let a = &without["answers"];
     let first = a["blob"]["first"].as_u64().unwrap();
     assert!(first > a["blob_one_block"]["without_proof"].as_u64().unwrap());
-    let t = text(&["--blob-binding-gas", "0"]);
+    let t = text(&[DIGEST, "--blob-binding-gas", "0"]);
     assert!(t.contains("does not pay: first cheaper at B ="), "{t}");
 }
 
 #[test]
 fn ecrecover_loop_gas_moves_the_bridge_break_even() {
     let n = |g: &str| {
-        json(&["--ecrecover-loop-gas", g])["answers"]["bridge"]["first"]
+        json(&[DIGEST, "--ecrecover-loop-gas", g])["answers"]["bridge"]["first"]
             .as_u64()
             .unwrap()
     };
@@ -379,7 +387,13 @@ fn ecrecover_loop_gas_moves_the_bridge_break_even() {
 
 #[test]
 fn limits_flag_batches_that_leave_one_transaction() {
-    let v = json(&["--schedule", "floor,blob", "--sizes", "6000,7000,13000"]);
+    let v = json(&[
+        DIGEST,
+        "--schedule",
+        "floor,blob",
+        "--sizes",
+        "6000,7000,13000",
+    ]);
     let floor = schedule(&v, "floor");
     assert_eq!(row(floor, 6000)["without_proof"]["fit"]["one_tx"], true);
     assert_eq!(row(floor, 7000)["without_proof"]["fit"]["one_tx"], false);
@@ -388,7 +402,7 @@ fn limits_flag_batches_that_leave_one_transaction() {
     let blob = schedule(&v, "blob");
     assert_eq!(row(blob, 13000)["without_proof"]["fit"]["blobs"], 7);
     assert_eq!(row(blob, 13000)["without_proof"]["fit"]["one_tx"], false);
-    let t = text(&["--schedule", "floor", "--sizes", "7000"]);
+    let t = text(&[DIGEST, "--schedule", "floor", "--sizes", "7000"]);
     assert!(t.contains("w/o: no"), "{t}");
 }
 
@@ -424,7 +438,8 @@ fn bench_file_gives_measured_calldata_and_gas() {
     ]"#;
     let f = TempFile::new("bench.json", rows);
     let v = json(&["--proof", f.path()]);
-    assert_eq!(v["params"]["proof_bytes"], 5_300 + 32 * 96);
+    assert_eq!(v["params"]["proof_bytes"], 5_300);
+    assert_eq!(v["params"]["public_input_words"], 3);
     assert_eq!(v["params"]["verification_gas"], 500_000);
     assert_eq!(v["params"]["verification_origin"]["kind"], "measured");
     assert_eq!(v["verifier_bench"]["batch_size"], 32);
@@ -432,7 +447,11 @@ fn bench_file_gives_measured_calldata_and_gas() {
     assert!(t.contains("above EIP-170's 24,576 B"), "{t}");
     assert!(!t.contains("ESTIMATE"), "{t}");
     let v = json(&["--proof", f.path(), "--verifier-batch-size", "8"]);
-    assert_eq!(v["params"]["proof_bytes"], 5_232);
+    assert_eq!(v["params"]["proof_bytes"], 5_200);
+    assert_eq!(
+        v["params"]["public_input_words"], 0,
+        "1 public input over B = 8"
+    );
     assert_eq!(v["params"]["verification_gas"], 300_000);
     // An explicit figure overrides the file's.
     let v = json(&["--proof", f.path(), "--verification-gas", "1"]);

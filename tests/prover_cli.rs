@@ -153,6 +153,13 @@ fn evm_transcript_proves_and_verifies() {
     std::fs::write(&tampered, text_bad).unwrap();
     let o = verify(&tampered, None, &params);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    // One byte appended: refused, though the contract would ignore it.
+    let longer = std::fs::read_to_string(&proof)
+        .unwrap()
+        .replace(hex, &format!("{hex}00"));
+    std::fs::write(&tampered, longer).unwrap();
+    let o = verify(&tampered, None, &params);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let o = run_prove("sha256");
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown transcript"));

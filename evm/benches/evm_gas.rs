@@ -6,7 +6,8 @@
 //! Writes `results/evm.json` (rows the `calldata` calculator reads), `results/ecrecover.json`
 //! and `results/evm.md` (the README table).
 //!
-//! Run: `cargo bench -p batch-ecdsa-evm --bench evm_gas [-- LIST]` (needs solc-js:
+//! Run: `cargo bench -p batch-ecdsa-evm --bench evm_gas [-- LIST]` (a LIST only prints; the
+//! full default run writes results/; needs solc-js:
 //! `npm ci --prefix evm/solc`). Params and keys are cached in `params/`.
 
 use std::fmt::Write;
@@ -80,10 +81,11 @@ fn table(rows: &[EvmRow]) -> String {
 }
 
 fn main() {
-    let list = std::env::args()
-        .skip(1)
-        .find(|a| a.contains(':'))
-        .unwrap_or_else(|| DEFAULT.to_string());
+    let given = std::env::args().skip(1).find(|a| a.contains(':'));
+    // Only the full default run writes results/: the calculator embeds results/evm.json and
+    // takes its largest batch row as its default, so a partial run must not replace it.
+    let write_results = given.is_none();
+    let list = given.unwrap_or_else(|| DEFAULT.to_string());
     let items = match parse(&list) {
         Ok(v) => v,
         Err(e) => {
@@ -151,6 +153,11 @@ fn main() {
     if let Err(e) = batch_ecdsa::calldata::params::Measured::parse(&json, &ecrecover_json) {
         eprintln!("error: the bench output does not parse as the calculator reads it: {e}");
         std::process::exit(1);
+    }
+    if !write_results {
+        print!("{md}");
+        eprintln!("(a partial list: results/ left as it is)");
+        return;
     }
     for (name, text) in [
         ("evm.json", json + "\n"),

@@ -34,7 +34,14 @@ pub struct CallGas {
 }
 
 impl CallGas {
+    /// Whether the transaction paid its EIP-7623 floor rather than calldata plus execution.
+    pub fn on_floor(&self) -> bool {
+        self.total <= self.floor
+    }
+
     /// The verifier's execution alone (the transaction's gas less 21,000 and the calldata).
+    /// Only meaningful off the EIP-7623 floor ([`Self::on_floor`] false): on it the
+    /// transaction pays the floor, whatever the execution.
     pub fn execution(&self) -> u64 {
         self.total.saturating_sub(self.intrinsic)
     }

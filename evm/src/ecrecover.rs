@@ -100,7 +100,10 @@ pub fn measure(solc: &Solc, n1: usize, n2: usize) -> Result<EcrecoverGas, String
     let mut exec = [0u64; 2];
     for (slot, n) in exec.iter_mut().zip([n1, n2]) {
         match contract.call(&calldata(&digest, &signatures(&digest, n)))? {
-            CallOutcome::Accepted(g) => *slot = g.execution(),
+            CallOutcome::Accepted(g) if !g.on_floor() => *slot = g.execution(),
+            CallOutcome::Accepted(_) => {
+                return Err(format!("N = {n}: the call paid its EIP-7623 floor"))
+            }
             CallOutcome::Rejected { reason, .. } => {
                 return Err(format!(
                     "the ecrecover contract rejects {n} valid signatures: {reason}"

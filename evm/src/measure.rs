@@ -98,6 +98,11 @@ pub fn measure(
             ))
         }
     };
+    if gas.on_floor() {
+        return Err(format!(
+            "{tag}: the call paid its EIP-7623 floor: the execution gas cannot be read off"
+        ));
+    }
     let public_inputs = (calldata.len() - proof.len()) / 32;
     let row = EvmRow {
         circuit: kind.to_string(),

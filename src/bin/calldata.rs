@@ -6,8 +6,8 @@
 //! sense, e.g. zero batches per day, an unreadable proof file).
 
 use batch_ecdsa::calldata::params::{
-    gwei_to_wei, Measured, DEFAULT_BATCH_SIZE, DEFAULT_BREAK_EVEN_BOUND, ECRECOVER_BENCH_PATH,
-    EVM_BENCH_PATH,
+    gwei_to_wei, words_per_signature, Measured, DEFAULT_BATCH_SIZE, DEFAULT_BREAK_EVEN_BOUND,
+    ECRECOVER_BENCH_PATH, EVM_BENCH_PATH,
 };
 use batch_ecdsa::calldata::proof_file::proof_input_from_file;
 use batch_ecdsa::calldata::{
@@ -60,6 +60,11 @@ struct Cli {
     /// public_inputs].
     #[arg(long, conflicts_with = "proof", help = proof_bytes_help())]
     proof_bytes: Option<u64>,
+    /// Public inputs per signature, each a 32-byte calldata word of the verifying call beside
+    /// the proof [default: 3, today's statement (from the bench row's public inputs over its
+    /// B); 0 approximates one digest as the only public input].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=64))]
+    public_inputs_per_signature: Option<u64>,
 
     /// Proof or EVM bench file (JSON): a proof file gives the proof size; an EVM bench row or
     /// array (`proof_bytes`, `public_inputs`, `verify_gas_execution`, ...) gives the verifier's
@@ -147,10 +152,10 @@ fn proof_bytes_help() -> String {
     let m = Measured::embedded();
     let row = &m.verifier;
     format!(
-        "Bytes the proof path posts for the proof [default: {}, measured: the calldata of the EVM \
-         bench's verifying call, {} circuit B = {} ({EVM_BENCH_PATH}): {}-byte proof + {} x 32-byte \
-         public inputs]",
-        m.proof_bytes, row.circuit, row.batch_size, row.proof_bytes, row.public_inputs
+        "Bytes of the proof alone, without its public inputs [default: {}, measured: the EVM \
+         bench's proof, {} circuit B = {} ({EVM_BENCH_PATH}); its {} public inputs are counted by \
+         --public-inputs-per-signature]",
+        row.proof_bytes, row.circuit, row.batch_size, row.public_inputs
     )
 }
 
@@ -195,14 +200,18 @@ fn request(cli: Cli) -> Result<Request, String> {
             proof_input_from_file(path, cli.verifier_batch_size).map_err(|e| e.to_string())?;
         let name = path.display();
         p.proof_bytes = input.proof_bytes;
+        if let Some(row) = &input.bench {
+            p.proof_bytes = row.proof_bytes;
+            p.public_input_words = words_per_signature(row);
+        }
         p.proof_origin = Origin::Measured(match &input.bench {
             Some(row) => format!(
-                "EVM bench {name}: {} circuit, B = {}{}, {} B proof + {} x 32 B public inputs",
+                "EVM bench {name}: {} circuit, B = {}{}, {} B proof, {} public-input words per signature",
                 row.circuit,
                 row.batch_size,
                 row.k.map_or(String::new(), |k| format!(", k = {k}")),
                 row.proof_bytes,
-                row.public_inputs
+                words_per_signature(row)
             ),
             None => format!("proof file {name}"),
         });
@@ -216,6 +225,9 @@ fn request(cli: Cli) -> Result<Request, String> {
     if let Some(n) = cli.proof_bytes {
         p.proof_bytes = n;
         p.proof_origin = Origin::Given;
+    }
+    if let Some(w) = cli.public_inputs_per_signature {
+        p.public_input_words = w;
     }
     if let Some(g) = cli.verification_gas {
         p.verification_gas = g;

@@ -46,7 +46,7 @@ pub fn ecrecover_path(params: &Params, n: u64) -> PathCost {
 
 /// One proof for N signatures, with the N signers' identities.
 pub fn proof_path(params: &Params, n: u64) -> PathCost {
-    let data = params.proof_payload().plus(params.sender_payload(n));
+    let data = params.proof_payload(n).plus(params.sender_payload(n));
     let gas = tx_gas(data, params.verification_gas, Some(EIP7623_FLOOR)) - TX_BASE_GAS;
     PathCost::new(params, data, 0, gas, 0)
 }
@@ -75,6 +75,7 @@ mod tests {
     fn fixed() -> Params {
         Params {
             proof_bytes: 4_896,
+            public_input_words: 0,
             verification_gas: 350_000,
             ecrecover_loop_gas: 400,
             ecrecover_base_gas: 0,
@@ -130,10 +131,35 @@ mod tests {
 
     #[test]
     fn default_break_even_is_the_closed_form_of_the_measured_inputs() {
-        let p = Params::default();
+        // One digest as the only public input: the proof transaction stays off the floor.
+        let p = Params {
+            public_input_words: 0,
+            ..Params::default()
+        };
         let fixed_cost = 16 * p.proof_bytes + p.verification_gas - p.ecrecover_base_gas;
         let per_signature = ECRECOVER_GAS + p.ecrecover_loop_gas + 16 * (65 - 20);
         let expect = fixed_cost / per_signature + 1;
         assert_eq!(break_even(&p, 100_000).first, Some(expect));
+    }
+
+    /// Today's statement puts 3 public-input words per signature in the verifier's calldata:
+    /// 96 + 20 bytes a signature against 65, so the proof transaction sits on the EIP-7623
+    /// floor and pays off only much later (if at all).
+    #[test]
+    fn public_inputs_per_signature_push_the_break_even_out() {
+        let digest = Params {
+            public_input_words: 0,
+            ..Params::default()
+        };
+        let today = Params::default();
+        assert_eq!(today.public_input_words, 3);
+        let n_digest = break_even(&digest, 100_000).first.expect("digest pays");
+        let n_today = break_even(&today, 100_000).first;
+        assert!(
+            !matches!(n_today, Some(n) if n <= 2 * n_digest),
+            "{n_today:?} vs {n_digest}"
+        );
+        let pr = proof_path(&today, 10);
+        assert_eq!(pr.calldata_bytes, today.proof_bytes + 10 * (96 + 20));
     }
 }

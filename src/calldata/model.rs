@@ -139,7 +139,7 @@ pub fn signature_path(params: &Params, schedule: Schedule, b: u64) -> PathCost {
 
 /// Cost of posting one proof and `b` senders, and verifying the proof, under `schedule`.
 pub fn proof_path(params: &Params, schedule: Schedule, b: u64) -> PathCost {
-    let proof = params.proof_payload();
+    let proof = params.proof_payload(b);
     let senders = params.sender_payload(b);
     let v = params.verification_gas;
     match schedule {
@@ -271,6 +271,7 @@ mod tests {
     fn fixed() -> Params {
         Params {
             proof_bytes: 4_896,
+            public_input_words: 0,
             verification_gas: 350_000,
             ..Params::default()
         }

@@ -115,6 +115,11 @@ pub struct EcrecoverBench {
     pub calldata_bytes_per_signature: u64,
 }
 
+/// Public-input words per signature of a bench row (`public_inputs / batch_size`).
+pub fn words_per_signature(row: &BenchRow) -> u64 {
+    row.public_inputs.checked_div(row.batch_size).unwrap_or(0)
+}
+
 /// The defaults the EVM bench measured, parsed from its output ([`Measured::embedded`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Measured {
@@ -189,12 +194,21 @@ impl Measured {
             None => String::new(),
         };
         Origin::Measured(format!(
-            "EVM bench, {} circuit B = {}: {}-byte {transcript}proof + {} public-input words",
+            "EVM bench, {} circuit B = {}: {}-byte {transcript}proof; {} public-input words \
+             per signature ({} at B = {})",
             row.circuit,
             row.batch_size,
             thousands(row.proof_bytes),
-            thousands(row.public_inputs)
+            self.public_input_words(),
+            thousands(row.public_inputs),
+            row.batch_size
         ))
+    }
+
+    /// Public-input words per signature of the default verifier (its row's public inputs over
+    /// its B).
+    pub fn public_input_words(&self) -> u64 {
+        words_per_signature(&self.verifier)
     }
 
     /// Origin of the default verification gas.
@@ -409,6 +423,11 @@ pub struct Params {
     /// taken from an EVM bench file).
     pub proof_bytes: u64,
     pub proof_origin: Origin,
+    /// Public inputs per signature, each a 32-byte word of the verifier's calldata beside the
+    /// proof: 3 for today's statement (h, x(Q), y(Q) packed into three field elements);
+    /// 0 approximates a statement with one digest as the only public input (two words in all,
+    /// not counted).
+    pub public_input_words: u64,
     /// Execution gas of the on-chain verification.
     pub verification_gas: u64,
     pub verification_origin: Origin,
@@ -467,6 +486,7 @@ impl Scenario {
                 Params {
                     proof_bytes: 131,
                     proof_origin: origin.clone(),
+                    public_input_words: 0,
                     verification_gas: 0,
                     verification_origin: origin,
                     base_fee_wei: 30 * WEI_PER_GWEI,
@@ -500,8 +520,9 @@ impl Default for Params {
     fn default() -> Self {
         let m = Measured::embedded();
         Params {
-            proof_bytes: m.proof_bytes,
+            proof_bytes: m.verifier.proof_bytes,
             proof_origin: m.proof_origin(),
+            public_input_words: m.public_input_words(),
             verification_gas: m.verifier.verify_gas_execution,
             verification_origin: m.verification_origin(),
             base_fee_wei: gwei_to_wei(DEFAULT_BASE_FEE_GWEI).unwrap_or(WEI_PER_GWEI),
@@ -638,9 +659,10 @@ impl Params {
         ByteCounts::nonzero(b * self.sender.bytes())
     }
 
-    /// The proof (all bytes non-zero).
-    pub fn proof_payload(&self) -> ByteCounts {
-        ByteCounts::nonzero(self.proof_bytes)
+    /// The verifier's calldata for `b` signatures: the proof and `public_input_words` 32-byte
+    /// words per signature (all bytes counted non-zero).
+    pub fn proof_payload(&self, b: u64) -> ByteCounts {
+        ByteCounts::nonzero(self.proof_bytes + 32 * self.public_input_words * b)
     }
 
     /// Blob gas of `bytes` under the blob rounding.
@@ -727,14 +749,14 @@ mod tests {
 
         let p = Params::default();
         p.validate().unwrap();
-        assert_eq!(p.proof_bytes, 9_280);
+        assert_eq!((p.proof_bytes, p.public_input_words), (6_208, 3));
         assert_eq!(p.verification_gas, 689_936);
         assert_eq!(p.ecrecover_loop_gas, 776);
         assert_eq!(p.ecrecover_base_gas, 834);
         assert_eq!(
             p.proof_origin.to_string(),
-            "measured: EVM bench, batch circuit B = 32: 6,208-byte EVM-transcript proof + 96 \
-             public-input words"
+            "measured: EVM bench, batch circuit B = 32: 6,208-byte EVM-transcript proof; 3 \
+             public-input words per signature (96 at B = 32)"
         );
         assert_eq!(
             p.verification_origin,

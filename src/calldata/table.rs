@@ -59,7 +59,7 @@ fn describe(s: Schedule) -> &'static str {
 /// `"B = 192"`, `"never up to B = 1,000,000"`, or first and stable-from when they differ.
 fn break_even_short(be: &BreakEven, var: &str) -> String {
     match (be.first, be.stable_from) {
-        (None, _) => format!("never up to {var} = {}", thousands(be.bound)),
+        (None, _) => format!("no {var} (up to {})", thousands(be.bound)),
         (Some(f), Some(s)) if f == s => format!("{var} = {}", thousands(f)),
         (Some(f), Some(s)) => format!(
             "{var} = {} (for every {var} from {} on)",

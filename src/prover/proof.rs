@@ -363,7 +363,8 @@ pub fn create_proof(
 }
 
 /// Whether `proof` (made with `transcript`) verifies for `instance` under `vk` (SHPLONK),
-/// checked on a worker of rayon's pool ([`on_pool`]). Malformed proof bytes simply fail.
+/// checked on a worker of rayon's pool ([`on_pool`]). Malformed proof bytes simply fail, and
+/// so do bytes left over after the proof (one proof has one encoding here).
 pub fn verify_proof(
     params: &ParamsKZG<Bn256>,
     vk: &VerifyingKey<G1Affine>,
@@ -371,14 +372,18 @@ pub fn verify_proof(
     proof: &[u8],
     transcript: TranscriptKind,
 ) -> bool {
-    on_pool(|| match transcript {
-        TranscriptKind::Blake2b => verify_with(
-            params,
-            vk,
-            instance,
-            Blake2bRead::<_, G1Affine, Challenge255<_>>::init(proof),
-        ),
-        TranscriptKind::Evm => verify_with(params, vk, instance, KeccakRead::init(proof)),
+    on_pool(|| {
+        let mut rest: &[u8] = proof;
+        let ok = match transcript {
+            TranscriptKind::Blake2b => verify_with(
+                params,
+                vk,
+                instance,
+                Blake2bRead::<_, G1Affine, Challenge255<_>>::init(&mut rest),
+            ),
+            TranscriptKind::Evm => verify_with(params, vk, instance, KeccakRead::init(&mut rest)),
+        };
+        ok && rest.is_empty()
     })
 }
 

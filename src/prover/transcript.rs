@@ -13,10 +13,15 @@
 //!   verifying key's digest and every public input as scalars, so the contract reads the
 //!   instance words before the proof, as the calldata `instances ‖ proof`.
 //!
-//! Soundness of the EVM challenges: a 256-bit hash reduced mod r (r ≈ 2^253.6) is not uniform
-//! on `Fr`; each residue is hit by 4 or 5 of the 2^256 hash values, so any event has at most
-//! `5·r/2^256 < 1.14` times its probability under a uniform challenge. The batch circuit's
-//! error bound per attempt (`2^-125` with Blake2b) becomes `< 2^-124.8`.
+//! Soundness of the EVM challenges: a 256-bit hash reduced mod r (r ≈ 2^253.6, 2^256/r ≈ 5.3)
+//! is not uniform on `Fr`; each residue is hit by 5 or 6 of the 2^256 hash values, so any
+//! event has at most `6·r/2^256 < 1.14` times its probability under a uniform challenge. The
+//! batch circuit's error bound per attempt (`2^-125` with Blake2b) becomes `< 2^-124.8`.
+//!
+//! Malleability: [`KeccakRead`] refuses non-canonical scalars and points, but the generated
+//! contract reads every word (instances and proof scalars) mod r, so `s + r` in place of a
+//! scalar `s` also verifies on chain: a proof's bytes are not unique there, and their hash
+//! must not serve as the proof's identity.
 
 use std::io::{self, Read, Write};
 use std::str::FromStr;
@@ -75,8 +80,8 @@ impl FromStr for TranscriptKind {
 
 /// The calldata of a generated EVM verifier: every public input as a 32-byte big-endian word
 /// (canonical, below r), then the proof bytes (EVM transcript). The contract reduces each
-/// instance word mod r and does not check the calldata's length, so a caller that accepts
-/// calldata from others must build it itself, as here.
+/// word mod r (instances and proof scalars) and does not check the calldata's length, so a
+/// caller that accepts calldata from others must build the instance words itself, as here.
 pub fn evm_calldata(instance: &[Fr], proof: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(32 * instance.len() + proof.len());
     for v in instance {
@@ -318,6 +323,9 @@ mod tests {
         let mut r = KeccakRead::init(&[0xffu8; 64][..]);
         assert!(r.read_scalar().is_err(), "2^256 − 1 is not below r");
         let mut r = KeccakRead::init(&[0u8; 64][..]);
-        assert!(r.read_point().is_err(), "(0, 0) is not a point");
+        assert!(
+            r.read_point().is_err(),
+            "(0, 0), halo2's identity, is refused"
+        );
     }
 }
