@@ -73,14 +73,7 @@ mod tests {
 
     /// Explicit inputs (not the measured defaults, which move when the bench is re-run).
     fn fixed() -> Params {
-        Params {
-            proof_bytes: 4_896,
-            public_input_words: 0,
-            verification_gas: 350_000,
-            ecrecover_loop_gas: 400,
-            ecrecover_base_gas: 0,
-            ..Params::default()
-        }
+        Params::fixed_for_tests()
     }
 
     #[test]

@@ -266,15 +266,9 @@ mod tests {
         Scenario::Optimism2022.params()
     }
 
-    /// Explicit proof-path inputs for the arithmetic below (not the measured defaults, which
-    /// move when the EVM bench is re-run); the other inputs are the fixed defaults.
+    /// Explicit proof-path inputs for the arithmetic below ([`Params::fixed_for_tests`]).
     fn fixed() -> Params {
-        Params {
-            proof_bytes: 4_896,
-            public_input_words: 0,
-            verification_gas: 350_000,
-            ..Params::default()
-        }
+        Params::fixed_for_tests()
     }
 
     #[test]
