@@ -113,14 +113,21 @@ pub fn extrapolated_naive_cells(b: usize) -> Cells {
     let params_at = |k: u32| NaiveEcdsaCircuit::params_for(LayoutParams::new(k - 1), window);
     let guess = naive_model(17).at(b).rows;
     let guess = (guess + 16).next_power_of_two().trailing_zeros();
+    // Each k's model is two layouts: keep them for the answer instead of laying out again.
+    let mut models = std::collections::HashMap::new();
     let k = plan::smallest_k(guess, |k| {
         let p = params_at(k);
         let unusable = plan::unusable_rows::<NaiveEcdsaCircuit>(&p);
-        plan::fits(&p, naive_model(k - 1).at(b).rows, unusable, k)
+        let rows = models
+            .entry(k)
+            .or_insert_with(|| naive_model(k - 1))
+            .at(b)
+            .rows;
+        plan::fits(&p, rows, unusable, k)
     });
     Cells {
         k,
-        ..naive_model(k - 1).at(b)
+        ..models[&k].at(b)
     }
 }
 

@@ -12,7 +12,7 @@
 
 use batch_ecdsa_circuits::ecdsa::{BatchEcdsaCircuit, NaiveEcdsaCircuit, SignatureWitness};
 use batch_ecdsa_circuits::layout::{Builder, LayoutParams, Native};
-use batch_ecdsa_circuits::plan::Plan;
+use batch_ecdsa_circuits::plan::{configured, Plan};
 use ff::{Field, PrimeField};
 use halo2_proofs::plonk::{Circuit, ConstraintSystem};
 
@@ -219,16 +219,10 @@ impl AnyCircuit {
 
     /// The constraint system of this layout (columns, gates, lookups).
     pub fn constraint_system(&self) -> ConstraintSystem<Native> {
-        let mut cs = ConstraintSystem::<Native>::default();
         match &self.inner {
-            Inner::Batch(c) => {
-                BatchEcdsaCircuit::configure_with_params(&mut cs, c.params.clone());
-            }
-            Inner::Naive(c) => {
-                NaiveEcdsaCircuit::configure_with_params(&mut cs, c.params.clone());
-            }
+            Inner::Batch(c) => configured::<BatchEcdsaCircuit>(&c.params),
+            Inner::Naive(c) => configured::<NaiveEcdsaCircuit>(&c.params),
         }
-        cs
     }
 
     /// The builders of every phase and the public cells (witness values included).
