@@ -12,9 +12,15 @@ use num_bigint::BigUint;
 
 use crate::bigint::modulus;
 use crate::layout::{
-    assign_builder, lane_of, load_range_table, local_row, Builder, CellRef, GroupConfig,
-    LayoutParams, Native, CHALLENGES_PER_GATE, MAIN_COLS,
+    assign_builder, configure_instance_gate, configure_linear_row, lane_of, load_range_table,
+    local_row, Builder, CellRef, FixedId, GateId, GroupConfig, LayoutParams, Native,
+    CHALLENGES_PER_GATE, INSTANCE, LINEAR_ROW, LINEAR_ROW_COLUMNS, MAIN_COLS,
 };
+
+/// `CHALLENGE.at(k)`: the gate pinning challenges `16k .. 16k + 15` (see
+/// [`configure_challenge_gate`]).
+pub const CHALLENGE: GateId = GateId::new("challenges");
+
 use halo2curves::secp256k1::{Fp, Fq};
 
 /// Column groups (index = phase), the range table, and the registered emulated moduli.
@@ -33,13 +39,14 @@ pub struct CircuitConfig {
     /// first of `challenges`.
     pub challenge: Option<Challenge>,
     /// All `params.num_challenges()` challenges drawn after the first-phase advice is
-    /// committed (empty when `phases < 2`); challenge j is pinned by the gate `Challenge(j / 16)`.
+    /// committed (empty when `phases < 2`); challenge j is pinned by the gate `CHALLENGE.at(j / 16)`.
     pub challenges: Vec<Challenge>,
 }
 
 impl CircuitConfig {
-    /// Configures `params.phases` column groups with the range and field gates; the mul gate of
-    /// `moduli[i]` has the relation gates `GateKind::Relation(i)`, `GateKind::RelationFactor(i)`.
+    /// Configures `params.phases` column groups with the gates, fixed columns and lookups of
+    /// every layer; `moduli[i]` gets the relation gates `field::gates::RELATION.at(i)` and
+    /// `RELATION_FACTOR.at(i)`.
     pub fn configure(
         meta: &mut ConstraintSystem<Native>,
         params: LayoutParams,
@@ -52,13 +59,37 @@ impl CircuitConfig {
             meta.enable_equality(c);
             c
         });
+        // The fixed columns and selectors each layer declares, in allocation order (part of the
+        // verifying key): range, the layout's linear row, field, ecc; the challenge gates on
+        // lane 0 of the later phases.
+        let fixed: Vec<FixedId> = [
+            crate::range::gates::fixed_columns(&params),
+            LINEAR_ROW_COLUMNS.to_vec(),
+            crate::ecc::gates::FIXED_COLUMNS.to_vec(),
+        ]
+        .concat();
+        let gates_of = |phase: u8, lane: usize| -> Vec<GateId> {
+            let mut v = crate::range::gates::GATES.to_vec();
+            v.push(LINEAR_ROW);
+            v.extend(crate::field::gates::gates(&params, moduli.len()));
+            if phase >= 1 && lane == 0 {
+                v.extend((0..params.challenge_gates()).map(|k| CHALLENGE.at(k)));
+            }
+            v
+        };
         let groups: Vec<GroupConfig> = (first..params.phases)
             .flat_map(|ph| (0..params.lanes_of(ph)).map(move |lane| (ph, lane)))
-            .map(|(ph, lane)| GroupConfig::configure(meta, ph, lane, &params, table, moduli.len()))
+            .map(|(ph, lane)| {
+                GroupConfig::configure(meta, ph, lane, &params, &fixed, &gates_of(ph, lane))
+            })
             .collect();
+        for g in &groups {
+            crate::range::gates::configure_lookups(meta, g, table);
+        }
         // Point tables live in groups[0]; every group's queries look them up there.
         for g in &groups {
             crate::range::gates::configure(meta, g);
+            configure_linear_row(meta, g);
             crate::field::gates::configure(meta, g, &moduli);
             crate::ecc::gates::configure(meta, g, &groups[0]);
         }
@@ -102,14 +133,8 @@ impl CircuitConfig {
             .find(|g| g.phase == last && g.lane == 0)
             .expect("the last phase has a column group");
         let s = meta.selector();
-        g.selectors.push((crate::layout::GateKind::Instance, s));
-        let col0 = g.main[0];
-        meta.create_gate("instance", move |m| {
-            let s = m.query_selector(s);
-            let x = m.query_advice(col0, halo2_proofs::poly::Rotation::cur());
-            let i = m.query_instance(instance, halo2_proofs::poly::Rotation::cur());
-            vec![s * (x - i)]
-        });
+        g.selectors.push((INSTANCE, s));
+        configure_instance_gate(meta, g, s, instance);
         instance
     }
 
@@ -219,7 +244,7 @@ fn configure_challenge_gate(
 ) {
     let g = g.clone();
     meta.create_gate("challenges", move |m| {
-        let s = m.query_selector(g.selector(crate::layout::GateKind::Challenge(k)));
+        let s = m.query_selector(g.selector(CHALLENGE.at(k)));
         challenges
             .iter()
             .enumerate()

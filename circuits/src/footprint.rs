@@ -26,7 +26,7 @@
 //! * `range chunk` lookups read every looked-up cell of every row. A looked-up cell that no
 //!   gate reads (rows without a range row, unused chunk slots) only has to lie in the table
 //!   section of its row's tag: it constrains nothing else, so it may stay unassigned (rule 1
-//!   covers every such cell a gate does read). See `layout::config::GroupConfig::configure`.
+//!   covers every such cell a gate does read). See `range::gates::configure_lookups`.
 //! * The `ecc point table` lookup's table side reads columns 1–3 of the table group on every
 //!   row. On a row whose fixed key is 0 those cells can only match an input whose key is 0,
 //!   i.e. a row that is not a query (its whole input is multiplied by `lookup_in = 0`), so
@@ -356,18 +356,7 @@ pub fn check_footprint(
         homes,
     };
     for g in &config.groups {
-        for f in g.coef.iter().chain([
-            &g.next,
-            &g.shift,
-            &g.tag,
-            &g.ptag,
-            &g.alpha,
-            &g.beta,
-            &g.mu,
-            &g.gamma,
-            &g.lookup_in,
-            &g.lookup_table,
-        ]) {
+        for f in g.fixed_columns() {
             t.owned_fixed.insert(f.index());
         }
     }

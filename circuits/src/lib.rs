@@ -32,9 +32,11 @@
 //! - A new gadget over existing gates: in its layer's chip (`range::RangeChip`,
 //!   `field::FieldChip`, `ecc::EccChip`), with its soundness argument in the doc (what each
 //!   gate reads and what pins it) and positive and mutation tests.
-//! - A new gate: its polynomial in its layer's `gates.rs`, its selector kind in
-//!   `layout::GateKind` (and any fixed column in `layout::FixedCol`); the footprint check
-//!   covers it from the first test.
+//! - A new gate: in its layer's `gates.rs` only: its id (`layout::GateId`), any fixed column
+//!   it needs (`layout::FixedId`), the layer's list of ids, and its polynomial; the layout
+//!   layer knows no chip's gates. [`config::CircuitConfig::configure`] allocates the ids each
+//!   layer lists (append a new layer's list at the end: the allocation order is part of the
+//!   verifying key). The footprint check covers the gate from the first test.
 //! - A new circuit: a type implementing halo2's `Circuit` through `config::impl_layout_circuit!`
 //!   and [`config::LaidOutCircuit`], and a [`plan::CircuitKind`] with its planning rule.
 //! - Layout knobs (table bits, lanes, windows): [`layout::LayoutParams`] and [`plan`]; they

@@ -57,7 +57,7 @@ mod common;
 use batch_ecdsa_circuits::ecc::EccChip;
 use batch_ecdsa_circuits::footprint::Violation;
 use batch_ecdsa_circuits::layout::adversary::Adversary;
-use batch_ecdsa_circuits::layout::{Builder, FixedCol, GateKind, Native};
+use batch_ecdsa_circuits::layout::{Builder, Native, ALPHA, LINEAR_ROW};
 use batch_ecdsa_circuits::test_utils::{footprint_mutation_test, mock_verify};
 use common::*;
 use ff::Field;
@@ -123,8 +123,8 @@ fn footprint_mutation_finds_the_unpinned_holes() {
 fn a_broken_block_is_named_by_the_check() {
     let c = circuit(|b| {
         let row = b.new_rows(1);
-        b.enable(GateKind::LinearRow, row);
-        b.set_fixed(FixedCol::Alpha, row, Native::ONE);
+        b.enable(LINEAR_ROW, row);
+        b.set_fixed(ALPHA, row, Native::ONE);
         b.assign(row, 2, Native::ZERO);
         let dangling = b.new_rows(1);
         b.assign(dangling, 3, Native::from(7u64));

@@ -5,7 +5,14 @@
 use halo2_proofs::plonk::{ConstraintSystem, Expression};
 use halo2_proofs::poly::Rotation;
 
-use crate::layout::{GroupConfig, Native};
+use crate::layout::{FixedId, GroupConfig, Native, GAMMA};
+
+/// 1 on the rows of a point-table query, 0 elsewhere.
+pub const LOOKUP_IN: FixedId = FixedId::new("ecc lookup in");
+/// The key of a point-table entry row, 0 elsewhere; used by nothing else.
+pub const LOOKUP_TABLE: FixedId = FixedId::new("ecc lookup table");
+/// The fixed columns of the ecc layer, in allocation order.
+pub const FIXED_COLUMNS: [FixedId; 2] = [LOOKUP_IN, LOOKUP_TABLE];
 
 fn k(x: u64) -> Expression<Native> {
     Expression::Constant(Native::from(x))
@@ -55,9 +62,9 @@ pub fn configure(
     let c = cfg.clone();
     let tg = table_group.clone();
     meta.lookup_any("ecc point table", move |m| {
-        let qi = m.query_fixed(c.lookup_in, Rotation::cur());
-        let key = m.query_fixed(tg.lookup_table, Rotation::cur());
-        let g = m.query_fixed(c.gamma, Rotation::cur());
+        let qi = m.query_fixed(c.fixed(LOOKUP_IN), Rotation::cur());
+        let key = m.query_fixed(tg.fixed(LOOKUP_TABLE), Rotation::cur());
+        let g = m.query_fixed(c.fixed(GAMMA), Rotation::cur());
         let d = m.query_advice(c.main[0], Rotation::cur());
         // Table side of degree 1 (a dedicated key column, 0 off table rows): the lookup has
         // degree 2 + 2 + 1 = 5, which keeps the extended domain of the degree-4 circuit.

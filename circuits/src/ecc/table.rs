@@ -6,11 +6,12 @@ use group::Curve;
 use halo2curves::secp256k1::{Secp256k1, Secp256k1Affine};
 use num_bigint::BigUint;
 
+use super::gates::{LOOKUP_IN, LOOKUP_TABLE};
 use super::point::{AccPoint, EccChip};
 use crate::bigint::fe_to_big;
 use crate::field::params::NUM_LIMBS;
 use crate::field::{CrtInt, FieldValue, Overflowing, Proper};
-use crate::layout::{AssignedValue, Builder, FixedCol, Native};
+use crate::layout::{AssignedValue, Builder, Native, GAMMA};
 use crate::range::RangeChecked;
 
 /// The signed odd digit of table index `e` in a table of `2^w` entries: `2e − (2^w − 1)`.
@@ -81,7 +82,7 @@ impl EccChip {
             for (part, v) in [&p.x.limbs()[..], &p.y.limbs()[..]].iter().enumerate() {
                 let row = r + part as u32;
                 let key = 512 * id + 2 * i as u64 + 2 + part as u64;
-                b.set_fixed(FixedCol::LookupTable, row, Native::from(key));
+                b.set_fixed(LOOKUP_TABLE, row, Native::from(key));
                 for (l, cell) in v.iter().enumerate() {
                     b.copy_of(cell, row, 1 + l);
                 }
@@ -185,9 +186,9 @@ impl EccChip {
         let pick = pick.and_then(|i| table.entries.get(i));
         let r = b.new_rows(2);
         for part in 0..2u32 {
-            b.set_fixed(FixedCol::LookupIn, r + part, Native::ONE);
+            b.set_fixed(LOOKUP_IN, r + part, Native::ONE);
             let key = 512 * table.id + 2 + 2 * plus + part as u64;
-            b.set_fixed(FixedCol::Gamma, r + part, Native::from(key));
+            b.set_fixed(GAMMA, r + part, Native::from(key));
             b.copy_of(d, r + part, 0);
         }
         let val = |f: &dyn Fn(&AccPoint) -> Native| pick.map(f).unwrap_or(Native::ZERO);

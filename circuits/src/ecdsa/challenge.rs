@@ -23,10 +23,11 @@ use halo2curves::secp256k1::Fq;
 use num_bigint::BigUint;
 
 use crate::bigint::{big_to_fe, fe_to_big, pow2};
+use crate::config::CHALLENGE;
 use crate::ecc::{odd_windows_short, ScalarWindow};
 use crate::field::params::LIMB_BITS;
 use crate::field::{CrtInt, FieldChip, Overflowing, Reduced};
-use crate::layout::{AssignedValue, Builder, GateKind, Native, CHALLENGES_PER_GATE, MAIN_COLS};
+use crate::layout::{AssignedValue, Builder, Native, CHALLENGES_PER_GATE, MAIN_COLS};
 
 /// How many integers in `[0, n)` share one residue mod r (`⌈n / r⌉`): the factor on the error
 /// bound that comes from not proving `T < r` (see the module doc).
@@ -76,7 +77,7 @@ pub fn load_challenge_cells(b: &mut Builder, cs: &[Native]) -> Vec<AssignedValue
     for (k, block) in cs.chunks(CHALLENGES_PER_GATE).enumerate() {
         let rows = block.len().div_ceil(MAIN_COLS) as u32;
         let row = b.new_rows_in_lane(0, rows);
-        b.enable(GateKind::Challenge(k), row);
+        b.enable(CHALLENGE.at(k), row);
         for (j, c) in block.iter().enumerate() {
             out.push(b.assign(row + (j / MAIN_COLS) as u32, j % MAIN_COLS, *c));
         }

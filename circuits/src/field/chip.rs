@@ -7,10 +7,11 @@ use ff::{Field, PrimeField};
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
+use super::gates::{IS_EQUAL, IS_ZERO, LESS_EQ, SELECT};
 use super::params::{to_limbs, LIMB_BITS, NUM_LIMBS, TOP_LIMB_BITS};
 use super::types::{CrtInt, FieldValue, Overflowing, Proper, Reduced, Selectable};
 use crate::bigint::{fe_to_big, modulus, native};
-use crate::layout::{AssignedValue, Builder, GateKind, Native};
+use crate::layout::{AssignedValue, Builder, Native, GAMMA};
 use crate::range::{AssignedBit, RangeChip};
 
 /// Errors on witness input the chip cannot represent.
@@ -35,8 +36,8 @@ pub struct FieldChip<P> {
     pub range: RangeChip,
     /// The emulated prime p.
     pub p: BigUint,
-    /// Index of this modulus's relation gates (`GateKind::Relation(i)`,
-    /// `GateKind::RelationFactor(i)`).
+    /// Index of this modulus's relation gates (`gates::RELATION.at(i)`,
+    /// `gates::RELATION_FACTOR.at(i)`).
     pub mul_gate: usize,
     _p: PhantomData<P>,
 }
@@ -241,7 +242,7 @@ impl<P: PrimeField> FieldChip<P> {
     pub fn select<T: Selectable<P>>(&self, b: &mut Builder, bit: &AssignedBit, x: &T, y: &T) -> T {
         let (xc, yc) = (x.crt(), y.crt());
         let row = b.new_rows(NUM_LIMBS as u32);
-        b.enable(GateKind::Select, row);
+        b.enable(SELECT, row);
         b.copy_of(bit.cell(), row, 3);
         let pick = bit.value();
         let limbs = [0, 1, 2].map(|i| {
@@ -276,7 +277,7 @@ impl<P: PrimeField> FieldChip<P> {
     /// inverse (free when `s = 0`).
     pub fn is_zero(&self, b: &mut Builder, x: &Reduced<P>) -> AssignedBit {
         let row = b.new_rows(2);
-        b.enable(GateKind::IsZero, row);
+        b.enable(IS_ZERO, row);
         let mut s = Native::ZERO;
         for i in 0..NUM_LIMBS {
             b.copy_of(&x.inner.limbs[i], row, i);
@@ -289,7 +290,7 @@ impl<P: PrimeField> FieldChip<P> {
     /// is 0 (`s < 3·2^176`, no wrap mod r). Needs `LayoutParams::extra_gates`.
     pub fn is_equal(&self, b: &mut Builder, x: &Reduced<P>, y: &Reduced<P>) -> AssignedBit {
         let row = b.new_rows(2);
-        b.enable(GateKind::IsEqual, row);
+        b.enable(IS_EQUAL, row);
         let mut s = Native::ZERO;
         for i in 0..NUM_LIMBS {
             b.copy_of(&x.inner.limbs[i], row, i);
@@ -368,11 +369,11 @@ impl<P: PrimeField> FieldChip<P> {
             assert_eq!(rr.height, 1, "limb range checks must fit in one row");
         }
         b.end_block();
-        b.enable(GateKind::LessEq, first);
+        b.enable(LESS_EQ, first);
         for (i, (xi, ci)) in x.limbs.iter().zip(cl.iter()).enumerate() {
             let r = first + i as u32;
             b.copy_of(xi, r, 1);
-            b.set_fixed(crate::layout::FixedCol::Gamma, r, native(ci));
+            b.set_fixed(GAMMA, r, native(ci));
         }
         for (i, bi) in betas.iter().enumerate() {
             b.assign(first + i as u32, 2, Native::from(*bi as u64));

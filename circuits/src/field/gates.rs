@@ -7,7 +7,34 @@ use num_bigint::BigUint;
 
 use super::params::{to_limbs, CARRY_BITS, LIMB_BITS, NUM_LIMBS};
 use crate::bigint::{native, pow2};
-use crate::layout::{GateKind, GroupConfig, Native};
+use crate::layout::{GateId, GroupConfig, LayoutParams, Native, ALPHA, BETA, GAMMA, MU};
+
+/// The limb-wise select block (only with `LayoutParams::extra_gates`).
+pub const SELECT: GateId = GateId::new("field select");
+/// The is-zero block.
+pub const IS_ZERO: GateId = GateId::new("field is_zero");
+/// The is-equal block (only with `LayoutParams::extra_gates`).
+pub const IS_EQUAL: GateId = GateId::new("field is_equal");
+/// The less-or-equal block.
+pub const LESS_EQ: GateId = GateId::new("field less_eq");
+
+/// The gates of the field layer for `n_moduli` emulated moduli, in selector order: is-zero,
+/// less-or-equal, the extra gates when `params.extra_gates`, then per modulus its relation
+/// and relation-factor gates.
+pub fn gates(params: &LayoutParams, n_moduli: usize) -> Vec<GateId> {
+    let mut v = vec![IS_ZERO, LESS_EQ];
+    if params.extra_gates {
+        v.extend([SELECT, IS_EQUAL]);
+    }
+    v.extend((0..n_moduli).flat_map(|i| [RELATION.at(i), RELATION_FACTOR.at(i)]));
+    v
+}
+
+/// `RELATION.at(i)`: the relation block of the i-th emulated modulus (see [`configure`]).
+pub const RELATION: GateId = GateId::new("field relation");
+/// `RELATION_FACTOR.at(i)`: the relation block of the i-th modulus with the block's new value
+/// the first factor of the first product (for modulus 0 with the distinctness constraint).
+pub const RELATION_FACTOR: GateId = GateId::new("field relation factor");
 
 const N: usize = NUM_LIMBS;
 
@@ -24,8 +51,8 @@ fn constant(x: Native) -> Expression<Native> {
     Expression::Constant(x)
 }
 
-/// Adds the field gates for one column group; `moduli[i]` gets the gates `Relation(i)` and
-/// `RelationFactor(i)` (`RelationFactor(0)` with the distinctness constraint).
+/// Adds the field gates for one column group; `moduli[i]` gets the gates `RELATION.at(i)` and
+/// `RELATION_FACTOR.at(i)` (`RELATION_FACTOR.at(0)` with the distinctness constraint).
 ///
 /// **Relation block** (`3·N = 9` rows, see `field::relation`). Column 0: the quotient limbs
 /// `Q` (rows 0–2), the block's new value `V` (rows 3–5) and the offset carries `c'` (rows
@@ -44,19 +71,19 @@ fn constant(x: Native) -> Expression<Native> {
 /// and on the native values (`X̂ = Σ X_i·2^(88 i) mod r`):
 /// `Â₁·(B̂₁ − Ĉ₁) + α·Â₂·(B̂₂ − Ĉ₂) + β·L̂₁ + μ·L̂₂ − V̂ + Ĉ − (Q̂ − K̂)·(p mod r) = 0`.
 ///
-/// `RelationFactor(i)` is the same with `A₁ := V` (the new value is the first factor) and no
+/// `RELATION_FACTOR.at(i)` is the same with `A₁ := V` (the new value is the first factor) and no
 /// `−V` term.
 /// Why these prove the relation over the integers, and the bounds they need:
 /// `FieldChip::relation`.
 ///
-/// **Reads and what pins them.** `Relation` reads column 0 rows 0–8 (range-row value cells),
+/// **Reads and what pins them.** `RELATION` reads column 0 rows 0–8 (range-row value cells),
 /// `A₁ B₁ C₁` always, `A₂ B₂ C₂` where `α ≠ 0`, `L₁`/`L₂` where `β`/`μ ≠ 0`;
-/// `RelationFactor` the same without `A₁` (plus `W` for modulus 0). No operand slot is ever left to the prover: a
+/// `RELATION_FACTOR` the same without `A₁` (plus `W` for modulus 0). No operand slot is ever left to the prover: a
 /// present operand is a copy of its limbs, an absent one the gate reads (and the V rows of a
 /// relation without a new value) a copy of the constant-0 cell (`field::relation`). The
 /// footprint check (`crate::footprint`) verifies every enabled block.
 ///
-/// **Distinct** (part of `RelationFactor(0)`, the factor block of modulus 0, whose `A₁` slot
+/// **Distinct** (part of `RELATION_FACTOR.at(0)`, the factor block of modulus 0, whose `A₁` slot
 /// is free):
 /// with `D = B̂₁ − Ĉ₁` and `W` the cell of column 1, row 0, `W·D·(D − p)·(D + p) = 1`. For
 /// `B₁, C₁ < 2^256` the integer `B₁ − C₁` lies in `(−2^256, 2^256)`, so it is `≡ 0 (mod p)`
@@ -78,9 +105,9 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, moduli:
             let c = cfg.clone();
             let lb = limb_base.clone();
             let kind = if v_first {
-                GateKind::RelationFactor(idx)
+                RELATION_FACTOR.at(idx)
             } else {
-                GateKind::Relation(idx)
+                RELATION.at(idx)
             };
             meta.create_gate("field relation", move |m| {
                 let s = m.query_selector(c.selector(kind));
@@ -99,17 +126,18 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, moduli:
                 let (b1, c1) = (slot(m, 1, 1), slot(m, 1, 2));
                 let (a2, b2, c2) = (slot(m, 2, 0), slot(m, 2, 1), slot(m, 2, 2));
                 let (l1, l2) = (slot(m, 3, 0), slot(m, 3, 1));
-                let alpha = m.query_fixed(c.alpha, Rotation::cur());
-                let beta = m.query_fixed(c.beta, Rotation::cur());
-                let mu = m.query_fixed(c.mu, Rotation::cur());
+                let alpha = m.query_fixed(c.fixed(ALPHA), Rotation::cur());
+                let beta = m.query_fixed(c.fixed(BETA), Rotation::cur());
+                let mu = m.query_fixed(c.fixed(MU), Rotation::cur());
                 // Signed quotient Q − K with K = K₂·2^176 (fixed γ at row 2), and the constant
                 // C, one signed limb (fixed γ at row 1).
                 let mut q = q;
-                q[N - 1] = q[N - 1].clone() - m.query_fixed(c.gamma, Rotation((N - 1) as i32));
+                q[N - 1] =
+                    q[N - 1].clone() - m.query_fixed(c.fixed(GAMMA), Rotation((N - 1) as i32));
                 let gam: Vec<_> = (0..N)
                     .map(|i| {
                         if i == 0 {
-                            m.query_fixed(c.gamma, Rotation(1))
+                            m.query_fixed(c.fixed(GAMMA), Rotation(1))
                         } else {
                             constant(Native::from(0u64))
                         }
@@ -176,7 +204,7 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, moduli:
     // c_i = b_i + s·(a_i − b_i); s is an `AssignedBit` (proven boolean where it was made).
     // Reads: every cell of the block; a_i, b_i, s are copies, c_i is determined by the gate.
     let c = cfg.clone();
-    if let Some(select) = c.try_selector(GateKind::Select) {
+    if let Some(select) = c.try_selector(SELECT) {
         meta.create_gate("field select", move |m| {
             let sel = m.query_selector(select);
             let bit = adv(m, &c, 3, 0);
@@ -195,7 +223,7 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, moduli:
     // free when s = 0, marked free by the chip: no value of it changes z).
     let c = cfg.clone();
     meta.create_gate("field is_zero", move |m| {
-        let sel = m.query_selector(c.selector(GateKind::IsZero));
+        let sel = m.query_selector(c.selector(IS_ZERO));
         let s = (0..N).fold(constant(Native::from(0u64)), |acc, i| {
             acc + adv(m, &c, i, 0)
         });
@@ -210,7 +238,7 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, moduli:
     // Is-equal block: row 0 = (a_0, a_1, a_2, inv), row 1 = (b_0, b_1, b_2, z). With
     // s = Σ (a_i − b_i)²: s·inv = 1 − z and s·z = 0. Reads: as is-zero (a_i, b_i copies).
     let c = cfg.clone();
-    if let Some(is_equal) = c.try_selector(GateKind::IsEqual) {
+    if let Some(is_equal) = c.try_selector(IS_EQUAL) {
         meta.create_gate("field is_equal", move |m| {
             let sel = m.query_selector(is_equal);
             let s = (0..N).fold(constant(Native::from(0u64)), |acc, i| {
@@ -233,12 +261,12 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, moduli:
     // proven boolean), γ (fixed).
     let c = cfg.clone();
     meta.create_gate("field less_eq", move |m| {
-        let sel = m.query_selector(c.selector(GateKind::LessEq));
+        let sel = m.query_selector(c.selector(LESS_EQ));
         let mut out = Vec::new();
         for i in 0..N {
             let d = adv(m, &c, 0, i);
             let x = adv(m, &c, 1, i);
-            let g = m.query_fixed(c.gamma, Rotation(i as i32));
+            let g = m.query_fixed(c.fixed(GAMMA), Rotation(i as i32));
             let mut e = d - g + x;
             if i > 0 {
                 e = e + adv(m, &c, 2, i - 1);

@@ -72,10 +72,11 @@ use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
 
 use super::chip::{proper_max, FieldChip, PROPER_BITS};
+use super::gates::{RELATION, RELATION_FACTOR};
 use super::params::{from_limbs, to_limbs, CARRY_BITS, LIMB_BITS, NUM_LIMBS};
 use super::types::{CrtInt, FieldValue, Proper};
 use crate::bigint::{fe_to_big, modulus, native};
-use crate::layout::{AssignedValue, Builder, FixedCol, GateKind, Native};
+use crate::layout::{AssignedValue, Builder, Native, ALPHA, BETA, GAMMA, MU};
 use crate::range::RangeChip;
 
 const N: usize = NUM_LIMBS;
@@ -580,9 +581,9 @@ impl<P: PrimeField> FieldChip<P> {
             "limb range checks must fit in one row"
         );
         let kind = if rel.new == NewValue::Factor {
-            GateKind::RelationFactor(self.mul_gate)
+            RELATION_FACTOR.at(self.mul_gate)
         } else {
-            GateKind::Relation(self.mul_gate)
+            RELATION.at(self.mul_gate)
         };
         b.enable(kind, first);
         let coef = |x: i64| -> Native {
@@ -592,11 +593,7 @@ impl<P: PrimeField> FieldChip<P> {
                 -Native::from(x.unsigned_abs())
             }
         };
-        for (f, x) in [
-            (FixedCol::Alpha, rel.alpha),
-            (FixedCol::Beta, rel.lin[0].0),
-            (FixedCol::Mu, rel.lin[1].0),
-        ] {
+        for (f, x) in [(ALPHA, rel.alpha), (BETA, rel.lin[0].0), (MU, rel.lin[1].0)] {
             if x != 0 {
                 b.set_fixed(f, first, coef(x));
             }
@@ -607,10 +604,10 @@ impl<P: PrimeField> FieldChip<P> {
             "K is a multiple of 2^176"
         );
         if !kl[N - 1].is_zero() {
-            b.set_fixed(FixedCol::Gamma, first + (N - 1) as u32, native(&kl[N - 1]));
+            b.set_fixed(GAMMA, first + (N - 1) as u32, native(&kl[N - 1]));
         }
         if !rel.constant.is_zero() {
-            b.set_fixed(FixedCol::Gamma, first + 1, native_signed(&rel.constant));
+            b.set_fixed(GAMMA, first + 1, native_signed(&rel.constant));
         }
         let factor = rel.new == NewValue::Factor;
         let second = rel.alpha != 0;

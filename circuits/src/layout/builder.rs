@@ -4,7 +4,9 @@ use std::collections::HashMap;
 
 use ff::PrimeField;
 
-use super::config::{FixedCol, GateKind, LayoutParams, MAIN_COLS};
+use super::config::{LayoutParams, MAIN_COLS};
+use super::gates::{GAMMA, INSTANCE, LINEAR_ROW};
+use super::ids::{FixedId, GateId};
 use super::Native;
 
 /// A cell of a builder: phase, row, global column (main columns first, then lookup columns).
@@ -79,8 +81,8 @@ pub struct Builder {
     advice: Vec<(CellRef, Native)>,
     free: Vec<bool>,
     lookup_cells: usize,
-    fixed: Vec<(FixedCol, u32, Native)>,
-    selectors: Vec<(GateKind, u32)>,
+    fixed: Vec<(FixedId, u32, Native)>,
+    selectors: Vec<(GateId, u32)>,
     copies: Vec<(CellRef, CellRef)>,
     constants: HashMap<[u8; 32], AssignedValue>,
     tables: HashMap<String, (u64, Vec<AssignedValue>)>,
@@ -184,11 +186,11 @@ impl Builder {
         self.copies.push((a.cell, b.cell));
     }
 
-    pub fn set_fixed(&mut self, col: FixedCol, row: u32, value: Native) {
+    pub fn set_fixed(&mut self, col: FixedId, row: u32, value: Native) {
         self.fixed.push((col, row, value));
     }
 
-    pub fn enable(&mut self, gate: GateKind, row: u32) {
+    pub fn enable(&mut self, gate: GateId, row: u32) {
         self.selectors.push((gate, row));
     }
 
@@ -208,7 +210,7 @@ impl Builder {
             .enumerate()
             .map(|(i, v)| {
                 let row = first + i as u32;
-                self.enable(GateKind::Instance, row);
+                self.enable(INSTANCE, row);
                 self.assign(row, 0, *v)
             })
             .collect()
@@ -230,8 +232,8 @@ impl Builder {
             return *c;
         }
         let row = self.new_rows(1);
-        self.enable(GateKind::LinearRow, row);
-        self.set_fixed(FixedCol::Gamma, row, value);
+        self.enable(LINEAR_ROW, row);
+        self.set_fixed(GAMMA, row, value);
         let c = self.assign(row, 2, value);
         self.constants.insert(key, c);
         c
@@ -265,10 +267,10 @@ impl Builder {
     pub fn advice_cells(&self) -> &[(CellRef, Native)] {
         &self.advice
     }
-    pub fn fixed_cells(&self) -> &[(FixedCol, u32, Native)] {
+    pub fn fixed_cells(&self) -> &[(FixedId, u32, Native)] {
         &self.fixed
     }
-    pub fn enabled_gates(&self) -> &[(GateKind, u32)] {
+    pub fn enabled_gates(&self) -> &[(GateId, u32)] {
         &self.selectors
     }
     pub fn copy_constraints(&self) -> &[(CellRef, CellRef)] {

@@ -1,9 +1,10 @@
 //! Columns, selectors and fixed coefficient columns of one phase's column group.
 
 use halo2_proofs::plonk::{
-    Advice, Column, ConstraintSystem, FirstPhase, Fixed, SecondPhase, Selector, TableColumn,
+    Advice, Column, ConstraintSystem, FirstPhase, Fixed, SecondPhase, Selector,
 };
 
+use super::ids::{FixedId, GateId};
 use super::Native;
 
 /// Number of main (not looked-up) advice columns in a group.
@@ -130,55 +131,7 @@ impl LayoutParams {
     }
 }
 
-/// The gates a block can switch on. `Relation(i)` / `RelationFactor(i)` are the two shapes of
-/// the relation block for the i-th emulated modulus registered in the configuration (see `field::gates`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GateKind {
-    Range,
-    LinearRow,
-    /// Relation block, the block's new value (if any) a linear term.
-    Relation(usize),
-    /// Relation block, the block's new value the first factor of the first product (for
-    /// modulus 0 with the distinctness constraint of its difference).
-    RelationFactor(usize),
-    Select,
-    IsZero,
-    IsEqual,
-    LessEq,
-    /// Challenges `16k .. 16k + 15` of the proof system, pinned to cells (see
-    /// [`CHALLENGES_PER_GATE`]; lane 0 of the second and later phases only; added by
-    /// `CircuitConfig::configure`, which owns the challenges).
-    Challenge(usize),
-    /// The public-input mirror rows 0..n of lane 0 of the last phase: column 0 equals the
-    /// instance column at the same row (added by `CircuitConfig::configure_instance`).
-    Instance,
-}
-
-/// Fixed coefficient columns addressed by blocks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FixedCol {
-    /// Coefficient of lookup column j in a range row.
-    Coef(usize),
-    /// Coefficient of the next row's column 0 in a range row (running sum).
-    Next,
-    /// Shift factor `2^(c − s)` of a partial chunk (0 when the row has none).
-    Shift,
-    /// Table tag of the row's lookups.
-    Tag,
-    /// Added to the row's tag for lookup column K−2 (a tagged partial chunk).
-    PartialTag,
-    Alpha,
-    Beta,
-    Mu,
-    Gamma,
-    /// 1 on the rows of a point-table query (ecc dynamic lookup), 0 elsewhere.
-    LookupIn,
-    /// The key of a point-table entry row (ecc dynamic lookup), 0 elsewhere; used by nothing
-    /// else.
-    LookupTable,
-}
-
-/// The columns and selectors of one phase.
+/// The columns and selectors of one column group.
 #[derive(Clone, Debug)]
 pub struct GroupConfig {
     pub phase: u8,
@@ -186,30 +139,25 @@ pub struct GroupConfig {
     pub lane: usize,
     pub main: [Column<Advice>; MAIN_COLS],
     pub lookup: Vec<Column<Advice>>,
-    pub coef: Vec<Column<Fixed>>,
-    pub next: Column<Fixed>,
-    pub shift: Column<Fixed>,
-    pub tag: Column<Fixed>,
-    pub ptag: Column<Fixed>,
-    pub alpha: Column<Fixed>,
-    pub beta: Column<Fixed>,
-    pub mu: Column<Fixed>,
-    pub gamma: Column<Fixed>,
-    pub lookup_in: Column<Fixed>,
-    pub lookup_table: Column<Fixed>,
-    pub selectors: Vec<(GateKind, Selector)>,
+    /// The fixed columns the chips declared, in allocation order.
+    pub fixed: Vec<(FixedId, Column<Fixed>)>,
+    /// The selectors of the gates the chips declared, in allocation order.
+    pub selectors: Vec<(GateId, Selector)>,
 }
 
 impl GroupConfig {
-    /// Allocates the columns of one phase and the lookups of its looked-up columns against the
-    /// `(tag, value)` table. Gates are added by the chips (`range::gates`, `field::gates`).
+    /// Allocates the columns of one column group: `MAIN_COLS` main and `params.lookup_cols`
+    /// looked-up advice columns (equality on the main columns and the first
+    /// [`COPYABLE_LOOKUP_COLS`]), one fixed column per id of `fixed` and one selector per id
+    /// of `gates`, in the order given: the order is part of the verifying key. The chips add
+    /// the gates and lookups (`range::gates`, `field::gates`, `ecc::gates`).
     pub fn configure(
         meta: &mut ConstraintSystem<Native>,
         phase: u8,
         lane: usize,
         params: &LayoutParams,
-        table: (TableColumn, TableColumn),
-        n_moduli: usize,
+        fixed: &[FixedId],
+        gates: &[GateId],
     ) -> Self {
         let mut advice = || match phase {
             0 => meta.advice_column_in(FirstPhase),
@@ -220,81 +168,26 @@ impl GroupConfig {
         for c in main.iter().chain(lookup.iter().take(COPYABLE_LOOKUP_COLS)) {
             meta.enable_equality(*c);
         }
-        let coef = (0..params.lookup_cols)
-            .map(|_| meta.fixed_column())
-            .collect();
-        let (next, shift, tag) = (
-            meta.fixed_column(),
-            meta.fixed_column(),
-            meta.fixed_column(),
-        );
-        let ptag = meta.fixed_column();
-        let (alpha, beta, mu, gamma) = (
-            meta.fixed_column(),
-            meta.fixed_column(),
-            meta.fixed_column(),
-            meta.fixed_column(),
-        );
-        let (lookup_in, lookup_table) = (meta.fixed_column(), meta.fixed_column());
-        let mut kinds = vec![
-            GateKind::Range,
-            GateKind::LinearRow,
-            GateKind::IsZero,
-            GateKind::LessEq,
-        ];
-        if params.extra_gates {
-            kinds.extend([GateKind::Select, GateKind::IsEqual]);
-        }
-        kinds.extend(
-            (0..n_moduli).flat_map(|i| [GateKind::Relation(i), GateKind::RelationFactor(i)]),
-        );
-        if phase >= 1 && lane == 0 {
-            kinds.extend((0..params.challenge_gates()).map(GateKind::Challenge));
-        }
-        let selectors = kinds.into_iter().map(|k| (k, meta.selector())).collect();
-        let cfg = Self {
+        let fixed = fixed.iter().map(|&f| (f, meta.fixed_column())).collect();
+        let selectors = gates.iter().map(|&g| (g, meta.selector())).collect();
+        Self {
             phase,
             lane,
             main,
             lookup,
-            coef,
-            next,
-            shift,
-            tag,
-            ptag,
-            alpha,
-            beta,
-            mu,
-            gamma,
-            lookup_in,
-            lookup_table,
+            fixed,
             selectors,
-        };
-        // Every looked-up cell must be in the table section named by its row's tag (the last
-        // column: tag + ptag, for a partial top chunk). Rows without range chunks have tag 0
-        // and zero cells, and (0, 0) is in the table.
-        let k = cfg.lookup.len();
-        for (j, col) in cfg.lookup.clone().into_iter().enumerate() {
-            meta.lookup("range chunk", |m| {
-                let mut t = m.query_fixed(tag, halo2_proofs::poly::Rotation::cur());
-                if j + 1 == k {
-                    t = t + m.query_fixed(ptag, halo2_proofs::poly::Rotation::cur());
-                }
-                let v = m.query_advice(col, halo2_proofs::poly::Rotation::cur());
-                vec![(t, table.0), (v, table.1)]
-            });
         }
-        cfg
     }
 
-    /// The selector of a gate kind. Panics only on a configuration bug (an unregistered kind).
-    pub fn selector(&self, kind: GateKind) -> Selector {
+    /// The selector of a gate. Panics only on a configuration bug (a gate not declared).
+    pub fn selector(&self, kind: GateId) -> Selector {
         self.try_selector(kind)
             .unwrap_or_else(|| panic!("gate {kind:?} not configured"))
     }
 
-    /// The selector of a gate kind, if configured.
-    pub fn try_selector(&self, kind: GateKind) -> Option<Selector> {
+    /// The selector of a gate, if configured.
+    pub fn try_selector(&self, kind: GateId) -> Option<Selector> {
         self.selectors
             .iter()
             .find(|(k, _)| *k == kind)
@@ -310,20 +203,17 @@ impl GroupConfig {
         }
     }
 
-    /// The fixed column named by `f`.
-    pub fn fixed(&self, f: FixedCol) -> Column<Fixed> {
-        match f {
-            FixedCol::Coef(j) => self.coef[j],
-            FixedCol::Next => self.next,
-            FixedCol::Shift => self.shift,
-            FixedCol::Tag => self.tag,
-            FixedCol::PartialTag => self.ptag,
-            FixedCol::Alpha => self.alpha,
-            FixedCol::Beta => self.beta,
-            FixedCol::Mu => self.mu,
-            FixedCol::Gamma => self.gamma,
-            FixedCol::LookupIn => self.lookup_in,
-            FixedCol::LookupTable => self.lookup_table,
-        }
+    /// The fixed column `f`. Panics only on a configuration bug (a column not declared).
+    pub fn fixed(&self, f: FixedId) -> Column<Fixed> {
+        self.fixed
+            .iter()
+            .find(|(id, _)| *id == f)
+            .map(|(_, c)| *c)
+            .unwrap_or_else(|| panic!("fixed column {f:?} not configured"))
+    }
+
+    /// Every fixed column of the group.
+    pub fn fixed_columns(&self) -> impl Iterator<Item = Column<Fixed>> + '_ {
+        self.fixed.iter().map(|(_, c)| *c)
     }
 }

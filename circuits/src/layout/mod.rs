@@ -18,13 +18,17 @@ pub mod adversary;
 mod assign;
 mod builder;
 mod config;
+mod gates;
+mod ids;
 
 pub use assign::{assign_builder, load_range_table};
 pub use builder::{lane_of, local_row, AssignedValue, Builder, CellRef, LayoutStats, LANE_SHIFT};
-pub use config::{
-    FixedCol, GateKind, GroupConfig, LayoutParams, CHALLENGES_PER_GATE, COPYABLE_LOOKUP_COLS,
-    MAIN_COLS,
+pub use config::{GroupConfig, LayoutParams, CHALLENGES_PER_GATE, COPYABLE_LOOKUP_COLS, MAIN_COLS};
+pub use gates::{
+    configure_instance_gate, configure_linear_row, ALPHA, BETA, GAMMA, INSTANCE, LINEAR_ROW,
+    LINEAR_ROW_COLUMNS, MU,
 };
+pub use ids::{FixedColumn, FixedId, Gate, GateId, Id};
 
 /// The native field of the proof system: the BN254 scalar field.
 pub type Native = halo2curves::bn256::Fr;

@@ -3,10 +3,11 @@
 use num_bigint::BigUint;
 use num_traits::One;
 
+use super::gates::{COEF, NEXT, PARTIAL_TAG, RANGE_ROW, SHIFT, TAG};
 use crate::bigint::{fe_to_big, native, pow2};
 use crate::layout::{
-    AssignedValue, Builder, FixedCol, GateKind, LayoutParams, Native, COPYABLE_LOOKUP_COLS,
-    MAIN_COLS,
+    AssignedValue, Builder, LayoutParams, Native, ALPHA, BETA, COPYABLE_LOOKUP_COLS, GAMMA,
+    LINEAR_ROW, MAIN_COLS, MU,
 };
 
 /// A cell proven to hold 0 or 1. Only gates that enforce booleanity create one.
@@ -172,34 +173,30 @@ impl RangeChip {
         for (ri, plan) in rows.iter().enumerate() {
             let row = first + ri as u32;
             let last = ri + 1 == rows.len();
-            b.enable(GateKind::Range, row);
-            b.set_fixed(FixedCol::Tag, row, Native::from(tag));
+            b.enable(RANGE_ROW, row);
+            b.set_fixed(TAG, row, Native::from(tag));
             let x = b.assign(row, 0, native(&(value >> (c as usize * consumed))));
             if ri == 0 {
                 x_first = Some(x);
             }
             for (t, (slot, i)) in plan.iter().enumerate() {
                 let d = b.assign(row, MAIN_COLS + slot, native(&chunk_val(*i)));
-                b.set_fixed(FixedCol::Coef(*slot), row, pow2(c * t as u32));
+                b.set_fixed(COEF.at(*slot), row, pow2(c * t as u32));
                 chunks.push(d);
             }
             let mut in_row = plan.len();
             if last && s > 0 {
                 let pv = chunk_val(n_full);
                 let d = b.assign(row, MAIN_COLS + partial_slot, native(&pv));
-                b.set_fixed(FixedCol::Coef(partial_slot), row, pow2(c * in_row as u32));
+                b.set_fixed(COEF.at(partial_slot), row, pow2(c * in_row as u32));
                 match self.params.window_tag(s) {
                     // A table section for s bits: one lookup (last column) with tag `tag + ptag`.
-                    Some(ts) => b.set_fixed(
-                        FixedCol::PartialTag,
-                        row,
-                        Native::from(ts) - Native::from(tag),
-                    ),
+                    Some(ts) => b.set_fixed(PARTIAL_TAG, row, Native::from(ts) - Native::from(tag)),
                     // Otherwise the shifted copy d·2^(c−s) in the last column, also looked up.
                     None => {
                         let g = pow2(c - s);
                         b.assign(row, MAIN_COLS + k - 1, native(&pv) * g);
-                        b.set_fixed(FixedCol::Shift, row, g);
+                        b.set_fixed(SHIFT, row, g);
                     }
                 }
                 chunks.push(d);
@@ -207,7 +204,7 @@ impl RangeChip {
             }
             consumed += in_row;
             if !last {
-                b.set_fixed(FixedCol::Next, row, pow2(c * in_row as u32));
+                b.set_fixed(NEXT, row, pow2(c * in_row as u32));
             }
         }
         RangeRows {
@@ -280,8 +277,8 @@ impl RangeChip {
             return AssignedBit(rr.x);
         }
         let row = b.new_rows(1);
-        b.enable(GateKind::LinearRow, row);
-        b.set_fixed(FixedCol::Mu, row, Native::ONE);
+        b.enable(LINEAR_ROW, row);
+        b.set_fixed(MU, row, Native::ONE);
         let x0 = b.assign(row, 0, val);
         let x1 = b.copy_of(&x0, row, 1);
         let _ = x1;
@@ -310,7 +307,7 @@ impl RangeChip {
         let read1 = x1.is_none() && (beta != zero || mu != zero);
         let pin = (read0 || read1).then(|| b.constant(zero));
         let row = b.new_rows(1);
-        b.enable(GateKind::LinearRow, row);
+        b.enable(LINEAR_ROW, row);
         if let Some(z) = pin {
             if read0 {
                 b.copy_of(&z, row, 0);
@@ -321,12 +318,7 @@ impl RangeChip {
         }
         let v0 = x0.map_or(Native::ZERO, |x| x.value);
         let v1 = x1.map_or(Native::ZERO, |x| x.value);
-        for (f, v) in [
-            (FixedCol::Alpha, alpha),
-            (FixedCol::Beta, beta),
-            (FixedCol::Mu, mu),
-            (FixedCol::Gamma, gamma),
-        ] {
+        for (f, v) in [(ALPHA, alpha), (BETA, beta), (MU, mu), (GAMMA, gamma)] {
             if v != Native::ZERO {
                 b.set_fixed(f, row, v);
             }
