@@ -13,6 +13,23 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 use std::time::Duration;
 
+/// A benchmark group with `samples` samples, `warm_ms` of warm-up and `measure_s` of
+/// measurement: short runs, the figures are per-signature orders of magnitude.
+fn quick_group<'a>(
+    c: &'a mut Criterion,
+    name: &str,
+    samples: usize,
+    warm_ms: u64,
+    measure_s: u64,
+) -> criterion::BenchmarkGroup<'a, criterion::measurement::WallTime> {
+    let mut group = c.benchmark_group(name);
+    group
+        .sample_size(samples)
+        .warm_up_time(Duration::from_millis(warm_ms))
+        .measurement_time(Duration::from_secs(measure_s));
+    group
+}
+
 fn x_mod_n(x: &Fp) -> Fq {
     let mut wide = [0u8; 64];
     wide[..32].copy_from_slice(&x.to_repr());
@@ -46,11 +63,7 @@ fn bench_batch_verify(c: &mut Criterion) {
         .num_threads(1)
         .build()
         .expect("thread pool");
-    let mut group = c.benchmark_group("batch_verify");
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2));
+    let mut group = quick_group(c, "batch_verify", 10, 500, 2);
     for b in [1usize, 16, 256, 1024] {
         let items = signed_items(&mut rng, b);
         assert!(batch_verify(&items).is_ok());
@@ -82,11 +95,7 @@ fn bench_k256_verify(c: &mut Criterion) {
         .expect("sign");
     assert!(verifying_key.verify_prehash(&prehash, &signature).is_ok());
 
-    let mut group = c.benchmark_group("k256_verify");
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2));
+    let mut group = quick_group(c, "k256_verify", 10, 500, 2);
     group.throughput(Throughput::Elements(1));
     group.bench_function("verify_prehash", |bench| {
         bench.iter(|| verifying_key.verify_prehash(black_box(&prehash), black_box(&signature)))
@@ -96,11 +105,7 @@ fn bench_k256_verify(c: &mut Criterion) {
 
 fn bench_msm(c: &mut Criterion) {
     let mut rng = ChaCha20Rng::seed_from_u64(3);
-    let mut group = c.benchmark_group("msm");
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1));
+    let mut group = quick_group(c, "msm", 10, 300, 1);
     let k = Fq::random(&mut rng);
     group.bench_function("mul_generator", |bench| {
         bench.iter(|| mul_generator(black_box(&k)))
@@ -152,11 +157,7 @@ fn bench_single_verify(c: &mut Criterion) {
     let key = PublicKey::from_secret(&d).expect("d != 0");
     let (sig, _, _) = sign(&d, &h, &k).expect("sign");
     assert!(verify(&key, &h, &sig).is_ok());
-    let mut group = c.benchmark_group("single_verify");
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2));
+    let mut group = quick_group(c, "single_verify", 10, 500, 2);
     group.throughput(Throughput::Elements(1));
     group.bench_function("ours", |bench| {
         bench.iter(|| verify(black_box(&key), black_box(&h), black_box(&sig)))
@@ -171,11 +172,7 @@ fn bench_sqrt(c: &mut Criterion) {
     let p = (Secp256k1::generator() * Fq::random(&mut rng)).to_affine();
     let a = p.x * p.x * p.x + Fp::from(7u64);
     assert_eq!(sqrt_fixed(&a).map(|y| y * y), Some(a));
-    let mut group = c.benchmark_group("sqrt");
-    group
-        .sample_size(20)
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1));
+    let mut group = quick_group(c, "sqrt", 20, 300, 1);
     group.bench_function("fixed_chain", |bench| {
         bench.iter(|| sqrt_fixed(black_box(&a)))
     });

@@ -6,6 +6,9 @@ use serde_json::Value;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+mod cli_support;
+use cli_support::assert_exit;
+
 /// The flag that models one digest as the only public input (no public-input words per
 /// signature): the regime in which the proof path can pay, for the tests of other options.
 const DIGEST: &str = "--public-inputs-per-signature=0";
@@ -22,23 +25,13 @@ fn json(args: &[&str]) -> Value {
     let mut all = vec!["--json"];
     all.extend_from_slice(args);
     let out = calldata(&all);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0, &format!("{args:?}"));
     serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
 
 fn text(args: &[&str]) -> String {
     let out = calldata(args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0, &format!("{args:?}"));
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -67,22 +60,22 @@ impl Drop for TempFile {
     }
 }
 
-fn schedule<'a>(v: &'a Value, name: &str) -> &'a Value {
-    v["schedules"]
+/// The element of the array `v[list]` whose `key` is `value`.
+fn find<'a>(v: &'a Value, list: &str, key: &str, value: Value) -> &'a Value {
+    v[list]
         .as_array()
         .unwrap()
         .iter()
-        .find(|s| s["schedule"] == name)
-        .unwrap_or_else(|| panic!("no schedule {name}"))
+        .find(|e| e[key] == value)
+        .unwrap_or_else(|| panic!("no {list} entry with {key} = {value}"))
+}
+
+fn schedule<'a>(v: &'a Value, name: &str) -> &'a Value {
+    find(v, "schedules", "schedule", name.into())
 }
 
 fn row(v: &Value, b: u64) -> &Value {
-    v["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["batch_size"] == b)
-        .unwrap_or_else(|| panic!("no row B = {b}"))
+    find(v, "rows", "batch_size", b.into())
 }
 
 #[test]
@@ -547,12 +540,7 @@ const SEED_ARGS: &[&str] = &[
 #[test]
 fn seed_example_text_output_is_pinned() {
     let out = calldata(SEED_ARGS);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0, "");
     let text = String::from_utf8(out.stdout).unwrap();
     // (schedule, B, bytes w/o, bytes with, gas w/o, gas with, saving/batch, saving/day)
     let expect = [

@@ -6,7 +6,7 @@ use std::process::Output;
 use serde_json::{json, Value};
 
 mod cli_support;
-use cli_support::run;
+use cli_support::{assert_exit, run};
 
 fn tmp_dir(name: &str) -> PathBuf {
     cli_support::tmp_dir("cli", name)
@@ -44,12 +44,7 @@ fn valid_batch_exits_zero_and_is_deterministic() {
     let dir = tmp_dir("valid");
     let a = gen_batch(&dir, 64, 1, "");
     let o = verify_native(&a);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stdout)
-    );
+    assert_exit(&o, 0, "");
     assert!(String::from_utf8_lossy(&o.stdout).contains("all 64 signatures valid"));
     // Same seed, same file.
     let b = dir.join("again.json");
@@ -123,55 +118,54 @@ fn assert_bad_input(o: &Output, reason: &str) {
 /// An edit of one signature record in a batch file.
 type Edit = Box<dyn FnOnce(&mut Value)>;
 
+/// The edit that sets the signature's `field` to `value`.
+fn set(field: &'static str, value: Value) -> Edit {
+    Box::new(move |s| s[field] = value)
+}
+
+/// `0x` and `byte` (two hex digits) `n` times.
+fn repeated(byte: &str, n: usize) -> Value {
+    json!(format!("0x{}", byte.repeat(n)))
+}
+
 const N_HEX: &str = "0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141";
 const P_HEX: &str = "fffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2f";
 
 #[test]
 fn malformed_fields_exit_two_with_index_and_reason() {
     let cases: Vec<(&str, Edit, &str)> = vec![
-        ("badhex", Box::new(|s| s["r"] = json!("0xzz")), "r: bad hex"),
+        ("badhex", set("r", json!("0xzz")), "r: bad hex"),
         (
             "shorthash",
-            Box::new(|s| s["msg_hash"] = json!("0x1234")),
+            set("msg_hash", json!("0x1234")),
             "msg_hash: expected 32 bytes",
         ),
-        (
-            "rzero",
-            Box::new(|s| s["r"] = json!(format!("0x{}", "00".repeat(32)))),
-            "r is zero",
-        ),
-        (
-            "szero",
-            Box::new(|s| s["s"] = json!(format!("0x{}", "00".repeat(32)))),
-            "s is zero",
-        ),
-        ("sn", Box::new(|s| s["s"] = json!(N_HEX)), "s >= n"),
-        (
-            "rbig",
-            Box::new(|s| s["r"] = json!(format!("0x{}", "ff".repeat(32)))),
-            "r >= n",
-        ),
-        ("v", Box::new(|s| s["v"] = json!(29)), "v = 29"),
+        ("rzero", set("r", repeated("00", 32)), "r is zero"),
+        ("szero", set("s", repeated("00", 32)), "s is zero"),
+        ("sn", set("s", json!(N_HEX)), "s >= n"),
+        ("rbig", set("r", repeated("ff", 32)), "r >= n"),
+        ("v", set("v", json!(29)), "v = 29"),
         (
             "offcurve",
-            Box::new(|s| {
-                s["pubkey"] = json!(format!("0x04{}{}", "11".repeat(32), "22".repeat(32)))
-            }),
+            set(
+                "pubkey",
+                json!(format!("0x04{}{}", "11".repeat(32), "22".repeat(32))),
+            ),
             "pubkey: point not on curve",
         ),
         (
             "xgep",
-            Box::new(|s| s["pubkey"] = json!(format!("0x02{P_HEX}"))),
+            set("pubkey", json!(format!("0x02{P_HEX}"))),
             "pubkey: public key x >= p",
         ),
         (
             "keylen",
-            Box::new(|s| s["pubkey"] = json!("0x04abcd")),
+            set("pubkey", json!("0x04abcd")),
             "pubkey: uncompressed public key must be 65 bytes",
         ),
         (
             "addr",
-            Box::new(|s| s["address"] = json!(format!("0x{}", "ab".repeat(20)))),
+            set("address", repeated("ab", 20)),
             "does not match the public key",
         ),
         (
@@ -228,12 +222,7 @@ fn recovery_without_pubkey_verifies() {
     let o = verify_edited("recover", |s| {
         s.as_object_mut().unwrap().remove("pubkey");
     });
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stdout)
-    );
+    assert_exit(&o, 0, "");
 }
 
 #[test]

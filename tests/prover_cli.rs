@@ -62,6 +62,15 @@ fn prove(args: &[&str]) -> Output {
     run(env!("CARGO_BIN_EXE_prove"), args)
 }
 
+/// `prove --batch BATCH --params-dir PARAMS --out OUT` and `extra`.
+fn prove_batch(batch: &Path, params: &Path, out: &Path, extra: &[&str]) -> Output {
+    let (batch, params, out) = (batch.to_str(), params.to_str(), out.to_str());
+    let mut args = vec!["--batch", batch.unwrap(), "--params-dir", params.unwrap()];
+    args.extend(["--out", out.unwrap()]);
+    args.extend_from_slice(extra);
+    prove(&args)
+}
+
 fn verify(proof: &Path, batch: Option<&Path>, params: &Path) -> Output {
     let mut args = vec![
         "--proof".to_string(),
@@ -169,15 +178,7 @@ fn evm_transcript_proves_and_verifies() {
 fn valid_batch_proves_and_verifies_and_tampering_is_caught() {
     let (_guard, dir, params, batch) = proving_setup("valid", 11);
     let proof = dir.join("proof.json");
-    let o = prove(&[
-        "--batch",
-        batch.to_str().unwrap(),
-        "--params-dir",
-        params.to_str().unwrap(),
-        "--out",
-        proof.to_str().unwrap(),
-        "--json",
-    ]);
+    let o = prove_batch(&batch, &params, &proof, &["--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(String::from_utf8_lossy(&o.stderr).contains("INSECURE development setup"));
     let j = last_json(&o);
@@ -309,16 +310,7 @@ fn unchecked_invalid_batch_gives_a_proof_that_fails_verification() {
     let params = shared_params();
     let batch = gen_batch(&dir, 1, 13, "0");
     let proof = dir.join("bad-proof.json");
-    let o = prove(&[
-        "--batch",
-        batch.to_str().unwrap(),
-        "--unchecked",
-        "--params-dir",
-        params.to_str().unwrap(),
-        "--out",
-        proof.to_str().unwrap(),
-        "--json",
-    ]);
+    let o = prove_batch(&batch, &params, &proof, &["--unchecked", "--json"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let j = last_json(&o);
     assert_eq!(j["self_verified"], false, "{j}");
@@ -337,14 +329,7 @@ fn invalid_signature_exits_one_naming_it_and_writes_nothing() {
     let dir = tmp_dir("invalid");
     let batch = gen_batch(&dir, 3, 1, "1");
     let proof = dir.join("proof.json");
-    let o = prove(&[
-        "--batch",
-        batch.to_str().unwrap(),
-        "--params-dir",
-        dir.join("params").to_str().unwrap(),
-        "--out",
-        proof.to_str().unwrap(),
-    ]);
+    let o = prove_batch(&batch, &dir.join("params"), &proof, &[]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(stdout.starts_with("signature 1: invalid"), "{}", text(&o));

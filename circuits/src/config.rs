@@ -121,7 +121,7 @@ impl CircuitConfig {
     /// `Instance` selector on row `i`, `s·(col0[i] − instance[i]) = 0`. The instance column has
     /// no equality (one permutation column less: a smaller proof); public cells are copied
     /// to the mirror cells of [`Builder::mirror_instance`] instead.
-    pub fn configure_instance(
+    pub(crate) fn configure_instance(
         &mut self,
         meta: &mut ConstraintSystem<Native>,
     ) -> Column<halo2_proofs::plonk::Instance> {
@@ -148,16 +148,20 @@ impl CircuitConfig {
         load_range_table(layouter, self.table, &self.params)
     }
 
-    /// Assigns the builder of one phase into that phase's column group. `cells` must be the
-    /// same map for every phase of a synthesis: it lets a later phase copy earlier cells. Call
-    /// `layouter.next_phase()` between phases, and build a later phase's builder only after
-    /// reading the challenge (`layouter.get_challenge`).
+    /// Assigns the builder of one phase into that phase's column groups, or, for phase 0 of a
+    /// configuration with a commit column, into the commit column ([`Self::assign_commit`]).
+    /// `cells` must be the same map for every phase of a synthesis: it lets a later phase copy
+    /// earlier cells. Call `layouter.next_phase()` between phases, and build a later phase's
+    /// builder only after reading the challenge (`layouter.get_challenge`).
     pub fn assign_phase(
         &self,
         layouter: &mut impl Layouter<Native>,
         b: &Builder,
         cells: &mut HashMap<CellRef, Cell>,
     ) -> Result<(), Error> {
+        if let (0, Some(col)) = (b.phase, self.commit) {
+            return Self::assign_commit(layouter, col, b, cells);
+        }
         let lanes = self.lanes(b.phase);
         layouter.assign_region(
             || "phase",
@@ -165,16 +169,15 @@ impl CircuitConfig {
         )
     }
 
-    /// Assigns a phase-0 builder into the commit column: every advice cell at its row (the
-    /// builder must use only column 0 and have no gates, fixed values or copies: the commit
-    /// column has none). Registers the cells in `cells` so later phases can copy them.
-    pub fn assign_commit(
-        &self,
+    /// Assigns a phase-0 builder into the commit column `col`: every advice cell at its row
+    /// (the builder must use only column 0 and have no gates, fixed values or copies: the
+    /// commit column has none). Registers the cells in `cells` so later phases can copy them.
+    fn assign_commit(
         layouter: &mut impl Layouter<Native>,
+        col: Column<Advice>,
         b: &Builder,
         cells: &mut HashMap<CellRef, Cell>,
     ) -> Result<(), Error> {
-        let col = self.commit.ok_or(Error::Synthesis)?;
         let plain = b.phase == 0
             && b.fixed_cells().is_empty()
             && b.enabled_gates().is_empty()
@@ -211,7 +214,7 @@ impl CircuitConfig {
     }
 
     /// Assigns the table and a single first-phase builder.
-    pub fn assign_single_phase(
+    pub(crate) fn assign_single_phase(
         &self,
         layouter: &mut impl Layouter<Native>,
         b: &Builder,

@@ -178,10 +178,10 @@ fn challenge_cut_is_canonical() {
             let two = BigUint::from(2u8);
             let want_lo = &two * (&v % (BigUint::from(1u8) << COEF_BITS)) + 1u32;
             let want_hi = &two * (&v >> COEF_BITS) + 1u32;
-            assert_eq!(*lo.scalar.crt().value(), want_lo);
-            assert_eq!(*hi.scalar.crt().value(), want_hi);
-            assert_eq!(windows_value(&lo.windows), BigInt::from(want_lo));
-            assert_eq!(windows_value(&hi.windows), BigInt::from(want_hi));
+            assert_eq!(*lo.scalar().crt().value(), want_lo);
+            assert_eq!(*hi.scalar().crt().value(), want_hi);
+            assert_eq!(windows_value(lo.windows()), BigInt::from(want_lo));
+            assert_eq!(windows_value(hi.windows()), BigInt::from(want_hi));
         });
     }
     let one = BigUint::from(1u8);

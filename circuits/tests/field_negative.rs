@@ -33,9 +33,7 @@ fn mutation_mul_square_mul_const() {
     all_caught(
         "mul",
         circuit(move |b| {
-            let chip = fp_chip(b);
-            let a = chip.load_proper(b, x);
-            let c = chip.load_proper(b, y);
+            let (chip, a, c) = fp_chip_with(b, x, y);
             chip.mul(b, &a, &c);
         }),
     );
@@ -56,9 +54,7 @@ fn mutation_assert_mul_eq() {
     all_caught(
         "assert_mul_eq",
         circuit(move |b| {
-            let chip = fp_chip(b);
-            let a = chip.load_proper(b, x);
-            let c = chip.load_proper(b, y);
+            let (chip, a, c) = fp_chip_with(b, x, y);
             let z = chip.load_proper(b, x * y);
             let one = chip.load_proper(b, Fp::ONE);
             let lazy = chip.add(b, &z, &one);
@@ -73,9 +69,7 @@ fn assert_mul_eq_rejects_a_wrong_product() {
     let (x, y) = (rand_fp(16), rand_fp(17));
     for wrong in [x * y + Fp::ONE, Fp::ZERO, x] {
         assert_fails(move |b| {
-            let chip = fp_chip(b);
-            let a = chip.load_proper(b, x);
-            let c = chip.load_proper(b, y);
+            let (chip, a, c) = fp_chip_with(b, x, y);
             let z = chip.load_proper(b, wrong);
             chip.assert_mul_eq(b, &a, &c, &z);
         });
@@ -88,9 +82,7 @@ fn mutation_linear_ops_and_reduce() {
     all_caught(
         "add/sub/neg/scale + reduce",
         circuit(move |b| {
-            let chip = fp_chip(b);
-            let a = chip.load_proper(b, x);
-            let c = chip.load_proper(b, y);
+            let (chip, a, c) = fp_chip_with(b, x, y);
             let s = chip.add(b, &a, &c);
             chip.reduce(b, &s);
             let d = chip.sub(b, &s, &c);
@@ -149,9 +141,7 @@ fn mutation_relation_blocks() {
     all_caught(
         "relation blocks",
         circuit(move |b| {
-            let chip = fp_chip(b);
-            let a = chip.load_proper(b, x);
-            let c = chip.load_proper(b, y);
+            let (chip, a, c) = fp_chip_with(b, x, y);
             chip.new_value(
                 b,
                 &Relation::product(&a, &c)
@@ -208,9 +198,7 @@ static MUL_ROW: AtomicU32 = AtomicU32::new(0);
 fn tamper_each_kind_of_mul_cell() {
     let (x, y) = (rand_fp(12), rand_fp(13));
     let c = circuit(move |b| {
-        let chip = fp_chip(b);
-        let a = chip.load_proper(b, x);
-        let cc = chip.load_proper(b, y);
+        let (chip, a, cc) = fp_chip_with(b, x, y);
         // The constant 0 that pins absent operand slots comes first, so the block starts here.
         b.constant(Native::ZERO);
         MUL_ROW.store(b.rows(), Ordering::SeqCst);
@@ -254,9 +242,7 @@ fn tamper_each_kind_of_mul_cell() {
 fn forged_mod_two_to_the_t_witness_fails_the_native_check() {
     let (x, y) = (Fp::from(3u64), Fp::from(5u64));
     let c = circuit(move |b| {
-        let chip = fp_chip(b);
-        let a = chip.load_proper(b, x);
-        let cc = chip.load_proper(b, y);
+        let (chip, a, cc) = fp_chip_with(b, x, y);
         let p = modulus::<Fp>();
         let (q, r) = (fe_to_big(&x) * fe_to_big(&y)).div_rem(&p);
         let q2 = q + 256u32;
@@ -268,9 +254,7 @@ fn forged_mod_two_to_the_t_witness_fails_the_native_check() {
     assert!(err.contains("field relation"), "{err}");
     // The honest witness through the same path is accepted.
     assert_ok(move |b| {
-        let chip = fp_chip(b);
-        let a = chip.load_proper(b, x);
-        let cc = chip.load_proper(b, y);
+        let (chip, a, cc) = fp_chip_with(b, x, y);
         chip.mul_with_witness(b, &a, &cc, &BigUint::from(0u8), &BigUint::from(15u8));
     });
 }
@@ -293,15 +277,15 @@ fn out_of_range_limb_fails() {
     assert_fails(|b| {
         let chip = fp_chip(b);
         let v = BigUint::one() << 88usize;
-        let rr = chip.range.range_rows(b, &v, 88, b.params.lookup_bits, 0);
+        let rr = chip.range.range_rows(b, &v, chip.range.main_chunks(88));
         let _ = rr;
     });
     // Top limb of 2^80: 2^256 itself is refused by load_uint, and forced through the rows it fails.
     assert_fails(|b| {
         let chip = fp_chip(b);
-        let rr =
-            chip.range
-                .range_rows(b, &(BigUint::one() << 80usize), 80, b.params.lookup_bits, 0);
+        let rr = chip
+            .range
+            .range_rows(b, &(BigUint::one() << 80usize), chip.range.main_chunks(80));
         let _ = rr;
     });
 }

@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 use batch_ecdsa_circuits::ecc::{AccPoint, EccChip};
 use batch_ecdsa_circuits::layout::adversary::{with_adversary, Adversary};
 use batch_ecdsa_circuits::layout::{AssignedValue, CellRef, Native};
-use batch_ecdsa_circuits::range::RangeChecked;
+use batch_ecdsa_circuits::range::{Chunking, RangeChecked};
 use batch_ecdsa_circuits::test_utils::BuilderCircuit;
 use common::*;
 use ff::Field;
@@ -73,7 +73,7 @@ fn build(checked: bool, rec: Arc<Mutex<Rec>>) -> BuilderCircuit {
             let tag = b.params.window_tag(4).expect("4-bit section");
             let rr =
                 e.fq.range
-                    .copyable_rows(b, &BigUint::from(DIGIT), 4, 4, tag);
+                    .copyable_rows(b, &BigUint::from(DIGIT), Chunking::new(4, 4, tag));
             let d = RangeChecked::unchecked_for_tests(rr.chunks[0], 4);
             (d, vec![rr.chunks[0].cell, rr.x.cell])
         } else {

@@ -42,34 +42,26 @@ use std::path::Path;
 /// One row of the EVM bench's output (see the module doc).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BenchRow {
+    // A missing `Option` field reads as `None` (serde's rule for `Option`).
     pub circuit: String,
     pub batch_size: u64,
-    #[serde(default)]
     pub k: Option<u32>,
-    #[serde(default)]
     pub transcript: Option<String>,
     pub proof_bytes: u64,
     #[serde(default)]
     pub public_inputs: u64,
-    #[serde(default)]
     pub verify_gas: Option<u64>,
     pub verify_gas_execution: u64,
-    #[serde(default)]
     pub deploy_gas: Option<u64>,
-    #[serde(default)]
     pub runtime_code_bytes: Option<u64>,
     /// The same circuit's proof with the Blake2b transcript (compressed points), for the size
     /// difference (informational).
-    #[serde(default)]
     pub proof_bytes_blake2b: Option<u64>,
     /// The EIP-7623 floor of the verifying call's calldata (informational).
-    #[serde(default)]
     pub verify_gas_floor: Option<u64>,
     /// The verifier's creation code (informational).
-    #[serde(default)]
     pub creation_code_bytes: Option<u64>,
     /// Whether the runtime code fits EIP-170's 24,576 bytes (informational).
-    #[serde(default)]
     pub fits_eip170: Option<bool>,
 }
 

@@ -63,12 +63,9 @@ pub fn readme_table(rows: &[Row]) -> String {
                     .unwrap_or_else(|| "—".into()),
                 CircuitKind::Naive => String::new(),
             };
-            out += &format!(
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                r.kind.as_str(),
-                r.batch_size,
-                r.cells.k,
-                r.cells.advice_columns,
+            let mut line = point(r).to_vec();
+            line.extend([
+                r.cells.advice_columns.to_string(),
                 cells(r),
                 thousands(r.cells.lookup_cells as u64),
                 thousands(r.cells.fixed_cells as u64),
@@ -78,8 +75,9 @@ pub fn readme_table(rows: &[Row]) -> String {
                 millis(&t.verify_s),
                 megabytes(t.pk_bytes),
                 thousands(t.proof_bytes),
-                sp
-            );
+                sp,
+            ]);
+            out += &table_row(&line);
         }
         out += "\n";
     }
@@ -119,6 +117,20 @@ pub fn readme_table(rows: &[Row]) -> String {
     out
 }
 
+/// A Markdown table row of `cells`.
+fn table_row(cells: &[String]) -> String {
+    format!("| {} |\n", cells.join(" | "))
+}
+
+/// The first cells of a row of either table: circuit, B, k.
+fn point(r: &Row) -> [String; 3] {
+    [
+        r.kind.as_str().to_string(),
+        r.batch_size.to_string(),
+        r.cells.k.to_string(),
+    ]
+}
+
 fn cells(r: &Row) -> String {
     let mark = if r.cells.extrapolated { "*" } else { "" };
     format!("{}{mark}", thousands(r.cells.advice_cells as u64))
@@ -132,21 +144,19 @@ pub fn layout_table(rows: &[Row]) -> String {
          | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
     );
     for r in rows {
-        out += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0}% |\n",
-            r.kind.as_str(),
-            r.batch_size,
-            r.cells.k,
-            r.cells.lookup_bits,
-            r.cells.advice_columns,
+        let mut line = point(r).to_vec();
+        line.extend([
+            r.cells.lookup_bits.to_string(),
+            r.cells.advice_columns.to_string(),
             cells(r),
             thousands(r.cells.lookup_cells as u64),
             thousands(r.cells.fixed_cells as u64),
             thousands(r.cells.rows as u64),
             thousands(r.cells_per_sig().round() as u64),
             thousands(r.cells.advice_area()),
-            100.0 * r.cells.fill(),
-        );
+            format!("{:.0}%", 100.0 * r.cells.fill()),
+        ]);
+        out += &table_row(&line);
     }
     out
 }

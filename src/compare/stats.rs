@@ -99,10 +99,8 @@ mod tests {
 
     #[test]
     fn decimals_follow_magnitude() {
-        assert_eq!(time_decimals(123.0), 0);
-        assert_eq!(time_decimals(12.3), 1);
-        assert_eq!(time_decimals(1.23), 2);
-        assert_eq!(time_decimals(0.123), 3);
-        assert_eq!(time_decimals(0.0123), 4);
+        for (seconds, decimals) in [(123.0, 0), (12.3, 1), (1.23, 2), (0.123, 3), (0.0123, 4)] {
+            assert_eq!(time_decimals(seconds), decimals, "{seconds}");
+        }
     }
 }

@@ -270,11 +270,16 @@ mod tests {
 
     #[test]
     fn tick_labels() {
-        assert_eq!(tick_label(0.0), "0");
-        assert_eq!(tick_label(50_000.0), "50k");
-        assert_eq!(tick_label(2_500_000.0), "2.5M");
-        assert_eq!(tick_label(0.2), "0.2");
-        assert_eq!(tick_label(12.0), "12");
+        let cases = [
+            (0.0, "0"),
+            (50_000.0, "50k"),
+            (2_500_000.0, "2.5M"),
+            (0.2, "0.2"),
+            (12.0, "12"),
+        ];
+        for (value, label) in cases {
+            assert_eq!(tick_label(value), label);
+        }
     }
 
     #[test]

@@ -20,3 +20,14 @@ pub fn run(bin: &str, args: &[&str]) -> Output {
     assert!(!stderr.contains("panicked"), "{bin} panicked: {stderr}");
     out
 }
+
+/// Asserts that `out` exited with `code`; on failure shows `what` and both output streams.
+pub fn assert_exit(out: &Output, code: i32, what: &str) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{what}\nstderr: {}\nstdout: {}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

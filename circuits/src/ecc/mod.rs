@@ -33,9 +33,10 @@ mod mul;
 mod point;
 mod table;
 
+pub(crate) use mul::assert_window;
 pub use mul::{
-    assert_window, full_windows, odd_windows, odd_windows_short, offset_point, windows_value,
-    MsmTerm, ScalarWindow, WINDOW, WINDOWS,
+    full_windows, odd_windows, odd_windows_short, windows_value, MsmTerm, ScalarWindow, WINDOW,
+    WINDOWS,
 };
 pub use point::{AccPoint, AddWitness, AssignedPoint, EccChip};
 pub use table::{odd_digit, PointLookupTable};

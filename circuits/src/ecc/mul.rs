@@ -25,7 +25,7 @@ use crate::bigint::{fe_to_big, modulus, native, pow2};
 use crate::field::params::{to_limbs, LIMB_BITS, NUM_LIMBS};
 use crate::field::{FieldChip, FieldValue, Proper};
 use crate::layout::{AssignedValue, Builder, Native};
-use crate::range::RangeChecked;
+use crate::range::{Chunking, RangeChecked};
 
 /// The default window width (16-entry tables): every multiplication that names no window,
 /// and the short `2·lo + 1` coefficients.
@@ -35,7 +35,7 @@ pub const WINDOW: u32 = 4;
 pub const WINDOWS: [u32; 3] = [3, 4, 5];
 
 /// Panics unless `w` is one of [`WINDOWS`] (a construction error).
-pub fn assert_window(w: u32) {
+pub(crate) fn assert_window(w: u32) {
     assert!(WINDOWS.contains(&w), "windows of 3, 4 or 5 bits");
 }
 
@@ -80,7 +80,7 @@ pub fn windows_value(ws: &[ScalarWindow]) -> BigInt {
 /// intermediate addition negligible for honest inputs; the multiplications start from it so
 /// the accumulator is never a small combination of the inputs, and remove `2^(o_top)·A` at the
 /// end (a constant).
-pub fn offset_point() -> Secp256k1Affine {
+pub(crate) fn offset_point() -> Secp256k1Affine {
     static A: OnceLock<Secp256k1Affine> = OnceLock::new();
     *A.get_or_init(|| {
         let h = Secp256k1::hash_to_curve("batch-ecdsa-circuits/ecc-offset");
@@ -165,7 +165,7 @@ pub fn odd_windows(
     let mut groups = Vec::with_capacity(NUM_LIMBS);
     let mut out = Vec::with_capacity(m);
     for g in 0..3 {
-        let rr = range.copyable_rows(b, &eg[g], gb[g], w, tag);
+        let rr = range.copyable_rows(b, &eg[g], Chunking::new(gb[g], w, tag));
         for (j, digit) in rr.chunks.iter().enumerate() {
             out.push(ScalarWindow {
                 // A w-bit chunk of a copyable range row.
@@ -350,7 +350,7 @@ impl EccChip {
     /// [`Self::msm_tables`], and the constant offset removed by one addition; the result is
     /// proven canonical. The result must not be the identity (then the circuit is
     /// unsatisfiable), nor may a point be the identity (it cannot be represented).
-    pub fn msm_with_base(
+    pub(crate) fn msm_with_base(
         &self,
         b: &mut Builder,
         points: &[AssignedPoint],
@@ -358,33 +358,6 @@ impl EccChip {
         base: Option<(Secp256k1Affine, &Proper<Fq>)>,
         w: u32,
     ) -> AssignedPoint {
-        let (acc, off) = self.msm_acc(b, points, scalars, base, w);
-        let k = self.constant_point(b, (-off).to_affine());
-        self.add_acc(b, &acc, &k.into()).finish(self, b)
-    }
-
-    /// `Σ kᵢ·Pᵢ (+ k₀·G)` at window `w`: [`Self::msm_with_base`] with the generator G as the
-    /// base.
-    pub fn msm(
-        &self,
-        b: &mut Builder,
-        points: &[AssignedPoint],
-        scalars: &[Proper<Fq>],
-        g_scalar: Option<&Proper<Fq>>,
-        w: u32,
-    ) -> AssignedPoint {
-        let g = Secp256k1::generator().to_affine();
-        self.msm_with_base(b, points, scalars, g_scalar.map(|k| (g, k)), w)
-    }
-
-    fn msm_acc(
-        &self,
-        b: &mut Builder,
-        points: &[AssignedPoint],
-        scalars: &[Proper<Fq>],
-        base: Option<(Secp256k1Affine, &Proper<Fq>)>,
-        w: u32,
-    ) -> (AccPoint, Secp256k1) {
         assert_eq!(points.len(), scalars.len(), "one scalar per point");
         let mut tables: Vec<PointLookupTable> = points
             .iter()
@@ -406,7 +379,23 @@ impl EccChip {
             .zip(wins.iter())
             .map(|(t, w)| (t, w.as_slice()))
             .collect();
-        self.msm_tables(b, &terms)
+        let (acc, off) = self.msm_tables(b, &terms);
+        let k = self.constant_point(b, (-off).to_affine());
+        self.add_acc(b, &acc, &k.into()).finish(self, b)
+    }
+
+    /// `Σ kᵢ·Pᵢ (+ k₀·G)` at window `w`: [`Self::msm_with_base`] with the generator G as the
+    /// base.
+    pub fn msm(
+        &self,
+        b: &mut Builder,
+        points: &[AssignedPoint],
+        scalars: &[Proper<Fq>],
+        g_scalar: Option<&Proper<Fq>>,
+        w: u32,
+    ) -> AssignedPoint {
+        let g = Secp256k1::generator().to_affine();
+        self.msm_with_base(b, points, scalars, g_scalar.map(|k| (g, k)), w)
     }
 
     /// `k·P` (the MSM with one point).

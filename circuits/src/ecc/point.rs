@@ -6,7 +6,6 @@
 //! with `x₂ ≢ x₁` proven by the distinctness constraint of the same block
 //! (`RelationFactor(0)`)) and `x₃`, `y₃` the new values of *remainder* blocks. The differences and sums of coordinates are folded into the gates.
 
-use ff::Field;
 use halo2curves::secp256k1::{Fp, Secp256k1Affine};
 use num_bigint::BigUint;
 
@@ -108,12 +107,6 @@ pub struct EccChip {
     pub fq: FieldChip<halo2curves::secp256k1::Fq>,
 }
 
-/// The honest slope of a chord (never panics; a degenerate input gives a garbage witness that
-/// the constraints reject).
-fn slope_add(x1: Fp, y1: Fp, x2: Fp, y2: Fp) -> Fp {
-    (y2 - y1) * (x2 - x1).invert().unwrap_or(Fp::ZERO)
-}
-
 /// A caller-chosen witness for one addition (soundness tests): the slope and/or the result.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, Default)]
@@ -130,7 +123,7 @@ impl EccChip {
 
     /// The curve chip over the field chips of `params`, with `Fp` as modulus 0 and `Fq` as
     /// modulus 1 (as `CircuitConfig::configure_secp256k1` registers them).
-    pub fn for_params(params: &crate::layout::LayoutParams) -> Self {
+    pub(crate) fn for_params(params: &crate::layout::LayoutParams) -> Self {
         let range = crate::range::RangeChip::new(params.clone());
         Self::new(FieldChip::new(range.clone(), 0), FieldChip::new(range, 1))
     }
@@ -374,7 +367,7 @@ impl EccChip {
     }
 
     /// `−P = (x, D − y)` lazily (`D ≡ 0 mod p`, limbs bounded): the same x, `y' ≡ −y`.
-    pub fn neg_acc(&self, b: &mut Builder, p: &AccPoint) -> AccPoint {
+    pub(crate) fn neg_acc(&self, b: &mut Builder, p: &AccPoint) -> AccPoint {
         AccPoint {
             x: p.x.clone(),
             y: self.fp.neg(b, &p.y),
@@ -406,10 +399,5 @@ impl EccChip {
     pub fn assert_equal(&self, b: &mut Builder, p: &AssignedPoint, q: &AssignedPoint) {
         self.fp.assert_equal(b, &p.x, &q.x);
         self.fp.assert_equal(b, &p.y, &q.y);
-    }
-
-    /// The honest chord slope of two accumulator points (tests and witness helpers).
-    pub fn chord_slope(p1: &AccPoint, p2: &AccPoint) -> Fp {
-        slope_add(p1.x.fe(), p1.y.fe(), p2.x.fe(), p2.y.fe())
     }
 }

@@ -155,7 +155,7 @@ pub struct BatchEcdsaCircuit {
     pub window: u32,
     /// How the batch coefficients are derived from the challenges (default
     /// [`Coefficients::Short`]).
-    pub coefficients: Coefficients,
+    pub(crate) coefficients: Coefficients,
     /// The challenge values the last synthesis saw (feature `testing`: tests compare them with
     /// a forger's guess, and rebuild the phase-1 witness MockProver checked).
     #[cfg(feature = "testing")]
@@ -288,7 +288,7 @@ impl BatchEcdsaCircuit {
     }
 
     /// The same circuit with coefficients `mode` (and the matching number of challenges).
-    pub fn with_coefficients(mut self, mode: Coefficients) -> Self {
+    pub(crate) fn with_coefficients(mut self, mode: Coefficients) -> Self {
         self.coefficients = mode;
         self.params.challenges = match mode {
             Coefficients::Powers => 1,
@@ -328,7 +328,7 @@ impl BatchEcdsaCircuit {
 
     /// The circuit with coefficients `mode` laid out for `goal` by the planner
     /// ([`Plan::batch`]), and its k (lookup bits `k − 1`).
-    pub fn fitted_full(
+    pub(crate) fn fitted_full(
         signatures: Vec<SignatureWitness>,
         window: u32,
         mode: Coefficients,
@@ -468,7 +468,7 @@ impl BatchEcdsaCircuit {
 
     /// Both builders for challenge values `cs` (one per configured challenge) and the public
     /// cells.
-    pub fn build_with(&self, cs: &[Native]) -> (Builder, Builder, Vec<AssignedValue>) {
+    pub(crate) fn build_with(&self, cs: &[Native]) -> (Builder, Builder, Vec<AssignedValue>) {
         let ecc = self.chip();
         let (b0, raw) = self.build_phase0();
         let (b1, public) = self.build_phase1(&ecc, &raw, cs);
@@ -544,7 +544,7 @@ impl_layout_circuit!(
         let ecc = self.chip();
         let (b0, raw) = self.build_phase0();
         let mut cells = HashMap::new();
-        config.base.assign_commit(&mut layouter, &b0, &mut cells)?;
+        config.base.assign_phase(&mut layouter, &b0, &mut cells)?;
         layouter.next_phase();
         // Unknown at keygen (and in the first pass of a real prover): any value lays out the
         // same cells; the phase-1 advice is only used once the challenges are known.

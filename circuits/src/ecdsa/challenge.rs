@@ -36,17 +36,20 @@ pub const CHALLENGE_REPRESENTATIVES: u64 = 6;
 /// The challenge cell and its value as a canonical scalar.
 #[derive(Clone, Debug)]
 pub struct ChallengeScalar {
-    /// The cell under the `Challenge` gate (equals the proof system's challenge).
-    pub cell: AssignedValue,
-    /// `t` as a canonical `Fq` scalar whose limbs recompose to `cell` mod r.
-    pub t: Reduced<Fq>,
+    /// `t` as a canonical `Fq` scalar whose limbs recompose to the cell under the `Challenge`
+    /// gate (which equals the proof system's challenge) mod r.
+    pub(crate) t: Reduced<Fq>,
 }
 
 /// Loads the challenge `c` (the value read from `layouter.get_challenge`; any value while the
 /// challenge is unknown, e.g. at keygen, since the layout does not depend on it) into a
 /// later-phase builder and returns it as a canonical `Fq` scalar. Panics if `b` is a
 /// first-phase builder (a construction error: no challenge exists there).
-pub fn load_challenge_scalar(fq: &FieldChip<Fq>, b: &mut Builder, c: Native) -> ChallengeScalar {
+pub(crate) fn load_challenge_scalar(
+    fq: &FieldChip<Fq>,
+    b: &mut Builder,
+    c: Native,
+) -> ChallengeScalar {
     assert!(
         b.phase >= 1,
         "the challenge is only usable in a later phase"
@@ -61,14 +64,14 @@ pub fn load_challenge_scalar(fq: &FieldChip<Fq>, b: &mut Builder, c: Native) -> 
         .range
         .weighted_sum(b, &lo, one, &l[2], pow2(2 * LIMB_BITS));
     b.constrain_equal(&all, &cell);
-    ChallengeScalar { cell, t }
+    ChallengeScalar { t }
 }
 
 /// The cells of the challenges `cs` (values read from `layouter.get_challenge`; any values
 /// while they are unknown): challenge `j` at main column `j mod 4`, `j / 4` rows below the row
 /// of its `Challenge(j / 16)` gate, on lane 0, so each cell equals the proof system's j-th
 /// challenge. Panics if `b` is a first-phase builder (a construction error).
-pub fn load_challenge_cells(b: &mut Builder, cs: &[Native]) -> Vec<AssignedValue> {
+pub(crate) fn load_challenge_cells(b: &mut Builder, cs: &[Native]) -> Vec<AssignedValue> {
     assert!(
         b.phase >= 1,
         "the challenges are only usable in a later phase"
@@ -93,10 +96,21 @@ pub const COEF_BITS: u32 = 127;
 /// `2·l₀ + 1`, `2·l₁`, 0 of `lo = l₀ + 2^88·l₁`, exactly the integer z).
 #[derive(Clone, Debug)]
 pub struct ShortCoefficient {
-    pub cell: AssignedValue,
-    pub bits: u32,
-    pub windows: Vec<ScalarWindow>,
-    pub scalar: Overflowing<Fq>,
+    pub(crate) cell: AssignedValue,
+    pub(crate) windows: Vec<ScalarWindow>,
+    pub(crate) scalar: Overflowing<Fq>,
+}
+
+impl ShortCoefficient {
+    /// The signed-odd windows of `z`.
+    pub fn windows(&self) -> &[ScalarWindow] {
+        &self.windows
+    }
+
+    /// `z` as an `Fq` operand.
+    pub fn scalar(&self) -> &Overflowing<Fq> {
+        &self.scalar
+    }
 }
 
 /// `z = 2·x + 1` (for the cell `x`, proven `< 2^bits` elsewhere, `88 < bits ≤ 127`) as an `Fq`
@@ -154,7 +168,6 @@ fn short_coefficient(
     let scalar = odd_scalar(fq, b, &cell, bits);
     ShortCoefficient {
         cell,
-        bits,
         windows,
         scalar,
     }
@@ -229,13 +242,12 @@ pub fn cut_challenge_as(
 
 /// The coefficient 1 of the first signature: `lo = 0` (a constant cell), one window of index 8
 /// (digit +1), and the constant 1.
-pub fn unit_coefficient(fq: &FieldChip<Fq>, b: &mut Builder) -> ShortCoefficient {
+pub(crate) fn unit_coefficient(fq: &FieldChip<Fq>, b: &mut Builder) -> ShortCoefficient {
     let cell = b.constant(Native::ZERO);
     let windows = odd_windows_short(fq, b, &cell, 3);
     let scalar = fq.load_constant(b, Fq::ONE).into();
     ShortCoefficient {
         cell,
-        bits: 3,
         windows,
         scalar,
     }
@@ -243,7 +255,7 @@ pub fn unit_coefficient(fq: &FieldChip<Fq>, b: &mut Builder) -> ShortCoefficient
 
 /// The short coefficients natively, in circuit order: `z₀ = 1`, then `2·lo + 1`, `2·hi + 1` of
 /// each challenge (`lo = c mod 2^127`, `hi = ⌊c / 2^127⌋`), truncated to `count`.
-pub fn short_coefficients_native(challenges: &[Native], count: usize) -> Vec<Fq> {
+pub(crate) fn short_coefficients_native(challenges: &[Native], count: usize) -> Vec<Fq> {
     let mut out = vec![Fq::ONE];
     for c in challenges {
         let v = fe_to_big(c);
@@ -258,7 +270,7 @@ pub fn short_coefficients_native(challenges: &[Native], count: usize) -> Vec<Fq>
 }
 
 /// Challenges a batch of `b` signatures needs: two coefficients per challenge after `z₀ = 1`.
-pub fn challenges_for(b: usize) -> usize {
+pub(crate) fn challenges_for(b: usize) -> usize {
     b.saturating_sub(1).div_ceil(2).max(1)
 }
 
@@ -288,7 +300,7 @@ pub fn powers(
 
 /// The native value of the challenge `c` as the `Fq` scalar the circuit uses (`T = c`, the
 /// honest representative; tests).
-pub fn challenge_as_scalar(c: Native) -> Fq {
+pub(crate) fn challenge_as_scalar(c: Native) -> Fq {
     let mut le = [0u8; 64];
     le[..32].copy_from_slice(c.to_repr().as_ref());
     <Fq as ff::FromUniformBytes<64>>::from_uniform_bytes(&le)

@@ -41,7 +41,7 @@ pub const INSTANCE_CELLS_PER_SIGNATURE: usize = 3;
 
 /// The 3 instance values of one signature from raw integers (each `< 2^256`; `qy` only for its
 /// parity).
-pub fn signature_instance_raw(
+pub(crate) fn signature_instance_raw(
     h: &BigUint,
     qx: &BigUint,
     qy: &BigUint,
@@ -60,7 +60,7 @@ pub fn signature_instance_raw(
 /// `y₀ = 2τ + π` (`π` a proven bit, `τ` range-checked to 87 bits, so the native equation holds
 /// over the integers: `2τ + π < 2^88`), then four lin rows computing the packed values of the
 /// module doc, in instance order.
-pub fn pack_public(
+pub(crate) fn pack_public(
     range: &RangeChip,
     b: &mut Builder,
     h: &[AssignedValue; 3],
@@ -83,7 +83,10 @@ pub fn pack_public(
 }
 
 /// The 3 instance values of one signature: `h` (mod n) and the affine key `Q`.
-pub fn signature_instance(h: &Fq, q: &Secp256k1Affine) -> [Native; INSTANCE_CELLS_PER_SIGNATURE] {
+pub(crate) fn signature_instance(
+    h: &Fq,
+    q: &Secp256k1Affine,
+) -> [Native; INSTANCE_CELLS_PER_SIGNATURE] {
     signature_instance_raw(&fe_to_big(h), &fe_to_big(&q.x), &fe_to_big(&q.y))
 }
 

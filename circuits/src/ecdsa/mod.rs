@@ -22,7 +22,7 @@ pub mod scalar;
 pub mod witness;
 
 pub use batch::{BatchConfig, BatchEcdsaCircuit};
-pub use instance::{batch_instance, signature_instance, INSTANCE_CELLS_PER_SIGNATURE};
+pub use instance::{batch_instance, INSTANCE_CELLS_PER_SIGNATURE};
 pub use naive::{NaiveConfig, NaiveEcdsaCircuit};
 pub use scalar::NonZeroScalar;
 pub use witness::{SignatureWitness, WitnessError};

@@ -35,10 +35,10 @@ impl std::error::Error for FieldError {}
 pub struct FieldChip<P> {
     pub range: RangeChip,
     /// The emulated prime p.
-    pub p: BigUint,
+    pub(crate) p: BigUint,
     /// Index of this modulus's relation gates (`gates::RELATION.at(i)`,
     /// `gates::RELATION_FACTOR.at(i)`).
-    pub mul_gate: usize,
+    pub(crate) mul_gate: usize,
     _p: PhantomData<P>,
 }
 
@@ -87,9 +87,12 @@ impl<P: PrimeField> FieldChip<P> {
         if v.bits() > 256 {
             return Err(FieldError::TooLarge);
         }
-        let l = self.range.params.lookup_bits;
         let vals = to_limbs(v);
-        let limbs = [0, 1, 2].map(|i| self.range.range_rows(b, &vals[i], PROPER_BITS[i], l, 0).x);
+        let limbs = [0, 1, 2].map(|i| {
+            self.range
+                .range_rows(b, &vals[i], self.range.main_chunks(PROPER_BITS[i]))
+                .x
+        });
         Ok(Proper::wrap(CrtInt {
             limbs,
             value: v.clone(),
@@ -338,7 +341,6 @@ impl<P: PrimeField> FieldChip<P> {
 
     /// The less-or-equal block for `x ≤ bound` (`bound < 2^256`, `x` proper).
     pub(crate) fn less_eq_block(&self, b: &mut Builder, x: &CrtInt, bound: &BigUint) {
-        let l = self.range.params.lookup_bits;
         let cl = to_limbs(bound);
         let xl = to_limbs(&x.value);
         // Honest borrows: d_i = C_i − x_i − β_(i−1) + 2^88·β_i ≥ 0.
@@ -365,7 +367,9 @@ impl<P: PrimeField> FieldChip<P> {
         b.begin_block();
         let first = b.next_row();
         for (i, di) in d.iter().enumerate() {
-            let rr = self.range.range_rows(b, di, PROPER_BITS[i], l, 0);
+            let rr = self
+                .range
+                .range_rows(b, di, self.range.main_chunks(PROPER_BITS[i]));
             assert_eq!(rr.height, 1, "limb range checks must fit in one row");
         }
         b.end_block();
@@ -411,16 +415,6 @@ impl<P: PrimeField> FieldChip<P> {
             max_limbs.iter().all(|m| m.bits() <= 200),
             "lazy limb bound too large: reduce before adding more"
         );
-    }
-
-    /// The integer of an assigned value (test and witness helper).
-    pub fn value_of(x: &impl FieldValue<P>) -> BigUint {
-        x.crt().value.clone()
-    }
-
-    /// The raw limb cells of a value.
-    pub fn limb_cells(x: &impl FieldValue<P>) -> [AssignedValue; NUM_LIMBS] {
-        x.crt().limbs
     }
 }
 

@@ -6,6 +6,7 @@ use super::chip::{FieldChip, PROPER_BITS};
 use super::params::{to_limbs, LIMB_BITS, NUM_LIMBS};
 use super::types::Reduced;
 use crate::layout::{AssignedValue, Builder};
+use crate::range::Chunking;
 
 impl<P: PrimeField> FieldChip<P> {
     /// The `w`-bit windows of a canonical `x`, least significant first (`⌈256 / w⌉` of them).
@@ -32,7 +33,7 @@ impl<P: PrimeField> FieldChip<P> {
         for i in 0..NUM_LIMBS {
             let rr = self
                 .range
-                .copyable_rows(b, &vals[i], PROPER_BITS[i], w, tag);
+                .copyable_rows(b, &vals[i], Chunking::new(PROPER_BITS[i], w, tag));
             b.constrain_equal(&x.inner.limbs[i], &rr.x);
             out.extend(rr.chunks);
         }

@@ -47,6 +47,21 @@ fn adv(
     m.query_advice(cfg.main[col], Rotation(rot as i32))
 }
 
+/// The zero test of the is-zero and is-equal blocks under selector `sel`:
+/// `s·inv = 1 − z` and `s·z = 0`. If `s ≠ 0` the second forces `z = 0` (and the first then
+/// pins `inv = 1/s`); if `s = 0` the first forces `z = 1`. So `z` is the boolean `[s = 0]`.
+fn zero_test(
+    sel: Expression<Native>,
+    s: Expression<Native>,
+    inv: Expression<Native>,
+    z: Expression<Native>,
+) -> Vec<Expression<Native>> {
+    vec![
+        sel.clone() * (s.clone() * inv - constant(Native::from(1u64)) + z.clone()),
+        sel * s * z,
+    ]
+}
+
 fn constant(x: Native) -> Expression<Native> {
     Expression::Constant(x)
 }
@@ -227,12 +242,8 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, moduli:
         let s = (0..N).fold(constant(Native::from(0u64)), |acc, i| {
             acc + adv(m, &c, i, 0)
         });
-        let inv = adv(m, &c, 3, 0);
-        let z = adv(m, &c, 0, 1);
-        vec![
-            sel.clone() * (s.clone() * inv - constant(Native::from(1u64)) + z.clone()),
-            sel * s * z,
-        ]
+        let (inv, z) = (adv(m, &c, 3, 0), adv(m, &c, 0, 1));
+        zero_test(sel, s, inv, z)
     });
 
     // Is-equal block: row 0 = (a_0, a_1, a_2, inv), row 1 = (b_0, b_1, b_2, z). With
@@ -245,12 +256,8 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig, moduli:
                 let d = adv(m, &c, i, 0) - adv(m, &c, i, 1);
                 acc + d.clone() * d
             });
-            let inv = adv(m, &c, 3, 0);
-            let z = adv(m, &c, 3, 1);
-            vec![
-                sel.clone() * (s.clone() * inv - constant(Native::from(1u64)) + z.clone()),
-                sel * s * z,
-            ]
+            let (inv, z) = (adv(m, &c, 3, 0), adv(m, &c, 3, 1));
+            zero_test(sel, s, inv, z)
         });
     }
 

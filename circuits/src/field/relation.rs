@@ -408,7 +408,7 @@ impl<P: PrimeField> FieldChip<P> {
     /// `q_forced` is the signed quotient `S/p` of the relation (the block stores `q + K`).
     /// Not for circuit code.
     #[doc(hidden)]
-    pub fn relation_with_witness(
+    pub(crate) fn relation_with_witness(
         &self,
         b: &mut Builder,
         rel: &Relation<'_>,
@@ -540,7 +540,6 @@ impl<P: PrimeField> FieldChip<P> {
         carries: &[BigUint],
         fills: &[Option<[Native; N]>; 2],
     ) -> Option<Proper<P>> {
-        let l = self.range.params.lookup_bits;
         // Absent operand slots that the gate reads are copies of the constant 0 (created
         // before the block opens, so the block's rows stay contiguous).
         let zero = pin_absent_slots().then(|| b.constant(Native::ZERO));
@@ -556,13 +555,19 @@ impl<P: PrimeField> FieldChip<P> {
             } else {
                 x.clone()
             };
-            heights.push(self.range.range_rows(b, &x, bits, l, 0).height);
+            heights.push(
+                self.range
+                    .range_rows(b, &x, self.range.main_chunks(bits))
+                    .height,
+            );
         }
         let v_cells: Option<[AssignedValue; N]> = match v {
             Some(v) => {
                 let vl = to_limbs(v);
                 Some([0, 1, 2].map(|i| {
-                    let rr = self.range.range_rows(b, &vl[i], PROPER_BITS[i], l, 0);
+                    let rr =
+                        self.range
+                            .range_rows(b, &vl[i], self.range.main_chunks(PROPER_BITS[i]));
                     heights.push(rr.height);
                     rr.x
                 }))
@@ -573,7 +578,11 @@ impl<P: PrimeField> FieldChip<P> {
             }
         };
         for c in carries {
-            heights.push(self.range.range_rows(b, c, CARRY_BITS, l, 0).height);
+            heights.push(
+                self.range
+                    .range_rows(b, c, self.range.main_chunks(CARRY_BITS))
+                    .height,
+            );
         }
         b.end_block();
         assert!(

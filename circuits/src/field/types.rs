@@ -49,7 +49,7 @@ impl CrtInt {
     }
 
     /// Inclusive bound on the integer: `Σ max_limb_i·2^(88 i)`.
-    pub fn max_value(&self) -> BigUint {
+    pub(crate) fn max_value(&self) -> BigUint {
         from_limbs(&self.max_limbs)
     }
 }

@@ -15,7 +15,7 @@ use super::Native;
 /// collects the halo2 cells of this and earlier phases, so a later phase can copy cells of an
 /// earlier one. A row naming a missing lane, or a copy with an end that is not assigned (in
 /// this builder or an earlier phase's), is a synthesis error: a copy never silently drops.
-pub fn assign_builder(
+pub(crate) fn assign_builder(
     region: &mut Region<'_, Native>,
     lanes: &[&GroupConfig],
     b: &Builder,
@@ -57,7 +57,7 @@ pub fn assign_builder(
 
 /// Fills the `(tag, value)` range table: tag 0 holds `[0, 2^lookup_bits)`, tag i ≥ 1 holds
 /// `[0, 2^w_i)` for the i-th configured window size.
-pub fn load_range_table(
+pub(crate) fn load_range_table(
     layouter: &mut impl Layouter<Native>,
     table: (TableColumn, TableColumn),
     params: &LayoutParams,

@@ -118,7 +118,7 @@ impl Builder {
 
     /// Reserves `h` fresh rows in lane `lane` (e.g. point tables, which live in lane 0 of the
     /// first phase with column groups). Panics if the phase has no such lane (a construction error).
-    pub fn new_rows_in_lane(&mut self, lane: usize, h: u32) -> u32 {
+    pub(crate) fn new_rows_in_lane(&mut self, lane: usize, h: u32) -> u32 {
         assert!(lane < self.lane_rows.len(), "no lane {lane}");
         self.alloc(lane, h)
     }
@@ -154,7 +154,7 @@ impl Builder {
     }
 
     /// The row the next allocation of the open block gets (call after `begin_block`).
-    pub fn next_row(&self) -> u32 {
+    pub(crate) fn next_row(&self) -> u32 {
         ((self.cur_lane as u32) << LANE_SHIFT) | self.lane_rows[self.cur_lane]
     }
 
@@ -241,12 +241,12 @@ impl Builder {
 
     /// A table laid out earlier in this builder under `key` (its id and cells), for gadgets
     /// that share one constant table per circuit (e.g. the window table of G).
-    pub fn cached_table(&self, key: &str) -> Option<(u64, Vec<AssignedValue>)> {
+    pub(crate) fn cached_table(&self, key: &str) -> Option<(u64, Vec<AssignedValue>)> {
         self.tables.get(key).cloned()
     }
 
     /// Records a table laid out under `key` (see [`Self::cached_table`]).
-    pub fn cache_table(&mut self, key: &str, id: u64, cells: Vec<AssignedValue>) {
+    pub(crate) fn cache_table(&mut self, key: &str, id: u64, cells: Vec<AssignedValue>) {
         self.tables.insert(key.to_string(), (id, cells));
     }
 
@@ -260,7 +260,7 @@ impl Builder {
     }
 
     /// Indices (in assignment order) of the cells that are not marked free.
-    pub fn constrained_cell_indices(&self) -> Vec<usize> {
+    pub(crate) fn constrained_cell_indices(&self) -> Vec<usize> {
         (0..self.advice.len()).filter(|&i| !self.free[i]).collect()
     }
 
@@ -279,9 +279,5 @@ impl Builder {
     /// Height of the tallest lane.
     pub fn rows(&self) -> u32 {
         self.lane_rows.iter().copied().max().unwrap_or(0)
-    }
-    /// Height of every lane.
-    pub fn lane_rows(&self) -> &[u32] {
-        &self.lane_rows
     }
 }

@@ -87,7 +87,7 @@ impl LayoutParams {
     }
 
     /// Number of `Challenge(k)` gates (selectors) pinning those challenges.
-    pub fn challenge_gates(&self) -> usize {
+    pub(crate) fn challenge_gates(&self) -> usize {
         self.num_challenges().div_ceil(CHALLENGES_PER_GATE)
     }
 
@@ -98,7 +98,7 @@ impl LayoutParams {
 
     /// The first phase that has column groups: 1 with a commit column for phase 0
     /// ([`Self::commit_phase0`]), else 0. Lane 0 of this phase holds the point tables.
-    pub fn first_group_phase(&self) -> u8 {
+    pub(crate) fn first_group_phase(&self) -> u8 {
         u8::from(self.commit_phase0 && self.phases >= 2)
     }
 
@@ -181,13 +181,13 @@ impl GroupConfig {
     }
 
     /// The selector of a gate. Panics only on a configuration bug (a gate not declared).
-    pub fn selector(&self, kind: GateId) -> Selector {
+    pub(crate) fn selector(&self, kind: GateId) -> Selector {
         self.try_selector(kind)
             .unwrap_or_else(|| panic!("gate {kind:?} not configured"))
     }
 
     /// The selector of a gate, if configured.
-    pub fn try_selector(&self, kind: GateId) -> Option<Selector> {
+    pub(crate) fn try_selector(&self, kind: GateId) -> Option<Selector> {
         self.selectors
             .iter()
             .find(|(k, _)| *k == kind)

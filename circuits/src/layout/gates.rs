@@ -27,7 +27,7 @@ pub const LINEAR_ROW_COLUMNS: [FixedId; 4] = [ALPHA, BETA, MU, GAMMA];
 /// **Reads and what pins them.** A linear row reads `x2` always, `x0` where `α` or `μ ≠ 0`
 /// and `x1` where `β` or `μ ≠ 0`: its callers assign (copy or determine) each cell with a
 /// non-zero coefficient, e.g. the constant cell `x2 = γ` of [`super::Builder::constant`].
-pub fn configure_linear_row(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig) {
+pub(crate) fn configure_linear_row(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig) {
     let c = cfg.clone();
     meta.create_gate("lin row", move |m| {
         let s = m.query_selector(c.selector(LINEAR_ROW));
@@ -51,7 +51,7 @@ pub const INSTANCE: GateId = GateId::new("instance");
 /// `selector` the caller allocated: with it on row `i`, `s·(col0[i] − instance[i]) = 0`, so
 /// each mirror cell of [`super::Builder::mirror_instance`] equals the public input at its row.
 /// Reads: column 0 of the mirror rows, all assigned by `mirror_instance`.
-pub fn configure_instance_gate(
+pub(crate) fn configure_instance_gate(
     meta: &mut ConstraintSystem<Native>,
     cfg: &GroupConfig,
     selector: halo2_proofs::plonk::Selector,

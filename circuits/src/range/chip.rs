@@ -77,14 +77,39 @@ pub struct RangeRows {
     pub height: u32,
 }
 
+/// How a value is cut into looked-up chunks: `bits` bits in chunks of `chunk_bits` bits (the
+/// top one partial when `chunk_bits` does not divide `bits`), each looked up in the table
+/// section `tag`, which must hold `[0, 2^chunk_bits)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chunking {
+    pub bits: u32,
+    pub chunk_bits: u32,
+    pub tag: u64,
+}
+
+impl Chunking {
+    pub fn new(bits: u32, chunk_bits: u32, tag: u64) -> Self {
+        Self {
+            bits,
+            chunk_bits,
+            tag,
+        }
+    }
+}
+
 impl RangeChip {
     pub fn new(params: LayoutParams) -> Self {
         Self { params }
     }
 
-    /// Lays out the decomposition of the integer `value` into `bits / c` chunks of `c` bits and
-    /// a partial chunk of `bits mod c` bits, looked up in the table section `tag` (which must
-    /// hold `[0, 2^c)`). The first row's column-0 cell holds `value` (mod r).
+    /// `bits` bits in chunks of the main table section (`lookup_bits` bits, tag 0).
+    pub fn main_chunks(&self, bits: u32) -> Chunking {
+        Chunking::new(bits, self.params.lookup_bits, 0)
+    }
+
+    /// Lays out the decomposition of the integer `value` as `chunking` says: `bits / c` chunks
+    /// of `c = chunk_bits` bits and a partial chunk of `bits mod c` bits, looked up in the table
+    /// section `tag` (which must hold `[0, 2^c)`). The first row's column-0 cell holds `value` (mod r).
     ///
     /// Soundness: each row proves `x_row = Σ f_j·d_j + f_next·x_next` with every `d_j` in
     /// `[0, 2^c)`, the partial one in `[0, 2^s)` (by its own table section, or as a chunk whose
@@ -92,15 +117,8 @@ impl RangeChip {
     /// (`f_next = 0`), `x_first = Σ d_i·2^(c·i)` over the integers as long as `bits < 253`
     /// (no wrap mod r), hence `x_first ∈ [0, 2^bits)`. A value ≥ 2^bits makes the honest chunks
     /// fail a lookup or the sum: the circuit is unsatisfiable, never wrong.
-    pub fn range_rows(
-        &self,
-        b: &mut Builder,
-        value: &BigUint,
-        bits: u32,
-        c: u32,
-        tag: u64,
-    ) -> RangeRows {
-        self.range_rows_in(b, value, bits, c, tag, self.params.lookup_cols)
+    pub fn range_rows(&self, b: &mut Builder, value: &BigUint, chunking: Chunking) -> RangeRows {
+        self.range_rows_in(b, value, chunking, self.params.lookup_cols)
     }
 
     /// [`Self::range_rows`] with every chunk in the first [`COPYABLE_LOOKUP_COLS`] looked-up
@@ -108,30 +126,29 @@ impl RangeChip {
     /// digits. `bits` must be a multiple of `c` (no partial chunk; a construction error
     /// otherwise).
     #[allow(clippy::manual_is_multiple_of)] // keeps the crate buildable before Rust 1.87
-    pub fn copyable_rows(
-        &self,
-        b: &mut Builder,
-        value: &BigUint,
-        bits: u32,
-        c: u32,
-        tag: u64,
-    ) -> RangeRows {
+    pub fn copyable_rows(&self, b: &mut Builder, value: &BigUint, chunking: Chunking) -> RangeRows {
+        let Chunking {
+            bits, chunk_bits, ..
+        } = chunking;
         assert!(
-            bits % c == 0,
-            "copyable chunks are full chunks: {bits} bits in {c}-bit chunks"
+            bits % chunk_bits == 0,
+            "copyable chunks are full chunks: {bits} bits in {chunk_bits}-bit chunks"
         );
-        self.range_rows_in(b, value, bits, c, tag, COPYABLE_LOOKUP_COLS)
+        self.range_rows_in(b, value, chunking, COPYABLE_LOOKUP_COLS)
     }
 
     fn range_rows_in(
         &self,
         b: &mut Builder,
         value: &BigUint,
-        bits: u32,
-        c: u32,
-        tag: u64,
+        chunking: Chunking,
         slots: usize,
     ) -> RangeRows {
+        let Chunking {
+            bits,
+            chunk_bits: c,
+            tag,
+        } = chunking;
         let k = self.params.lookup_cols;
         let n_full = (bits / c) as usize;
         let s = bits % c;
@@ -215,10 +232,10 @@ impl RangeChip {
         }
     }
 
-    /// Whether `range_rows(.., bits, L, 0)` takes a single row: the full chunks and, if any,
+    /// Whether `range_rows` of [`Self::main_chunks`]`(bits)` takes a single row: the full chunks and, if any,
     /// the partial top chunk (one slot with its own table section, two without) fit in the
     /// lookup columns.
-    pub fn fits_one_row(&self, bits: u32) -> bool {
+    pub(crate) fn fits_one_row(&self, bits: u32) -> bool {
         let (k, l) = (self.params.lookup_cols, self.params.lookup_bits);
         let (n_full, s) = ((bits / l) as usize, bits % l);
         if s == 0 {
@@ -233,8 +250,8 @@ impl RangeChip {
     /// Loads a witness already range-checked to `bits` bits (`bits ≤ 252`).
     pub fn load_checked(&self, b: &mut Builder, value: Native, bits: u32) -> AssignedValue {
         assert!(bits <= 252, "native range checks are limited to 252 bits");
-        let l = self.params.lookup_bits;
-        self.range_rows(b, &fe_to_big(&value), bits, l, 0).x
+        self.range_rows(b, &fe_to_big(&value), self.main_chunks(bits))
+            .x
     }
 
     /// [`Self::load_checked`] as a [`RangeChecked`] cell.
@@ -264,7 +281,11 @@ impl RangeChip {
             .params
             .window_tag(chunk_bits)
             .unwrap_or_else(|| panic!("no table section for {chunk_bits}-bit chunks"));
-        let rr = self.copyable_rows(b, &fe_to_big(&x.value), bits, chunk_bits, tag);
+        let rr = self.copyable_rows(
+            b,
+            &fe_to_big(&x.value),
+            Chunking::new(bits, chunk_bits, tag),
+        );
         b.constrain_equal(x, &rr.x);
         rr.chunks
     }
@@ -273,7 +294,7 @@ impl RangeChip {
     pub fn load_bit(&self, b: &mut Builder, v: bool) -> AssignedBit {
         let val = if v { Native::ONE } else { Native::ZERO };
         if let Some(tag) = self.params.window_tag(1) {
-            let rr = self.range_rows(b, &BigUint::from(v as u8), 1, 1, tag);
+            let rr = self.range_rows(b, &BigUint::from(v as u8), Chunking::new(1, 1, tag));
             return AssignedBit(rr.x);
         }
         let row = b.new_rows(1);
@@ -333,7 +354,7 @@ impl RangeChip {
     }
 
     /// One lin row `out = α·a + β·c` (the common two-term case of [`Self::linear_row`]).
-    pub fn weighted_sum(
+    pub(crate) fn weighted_sum(
         &self,
         b: &mut Builder,
         a: &AssignedValue,

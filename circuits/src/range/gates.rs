@@ -70,7 +70,7 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, cfg: &GroupConfig) {
 /// range table: every looked-up cell must be in the table section named by its row's tag (the
 /// last column: tag + partial tag, for a partial top chunk). Rows without range chunks have
 /// tag 0 and zero cells, and (0, 0) is in the table.
-pub fn configure_lookups(
+pub(crate) fn configure_lookups(
     meta: &mut ConstraintSystem<Native>,
     cfg: &GroupConfig,
     table: (TableColumn, TableColumn),

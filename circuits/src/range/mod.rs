@@ -14,4 +14,4 @@
 mod chip;
 pub mod gates;
 
-pub use chip::{AssignedBit, RangeChecked, RangeChip};
+pub use chip::{AssignedBit, Chunking, RangeChecked, RangeChip, RangeRows};

@@ -52,6 +52,21 @@ pub fn fp_chip(b: &Builder) -> FieldChip<Fp> {
     FieldChip::new(RangeChip::new(b.params.clone()), 0)
 }
 
+/// The `Fp` chip and the proper values `x`, `y` loaded with it, in that order.
+pub fn fp_chip_with(
+    b: &mut Builder,
+    x: Fp,
+    y: Fp,
+) -> (
+    FieldChip<Fp>,
+    batch_ecdsa_circuits::field::Proper<Fp>,
+    batch_ecdsa_circuits::field::Proper<Fp>,
+) {
+    let chip = fp_chip(b);
+    let (px, py) = (chip.load_proper(b, x), chip.load_proper(b, y));
+    (chip, px, py)
+}
+
 pub fn fq_chip(b: &Builder) -> FieldChip<Fq> {
     FieldChip::new(RangeChip::new(b.params.clone()), 1)
 }
