@@ -25,3 +25,99 @@ impl SetupArgs {
         Policy { low_s: self.low_s }
     }
 }
+
+/// Raw signed Ethereum transactions as the batch (`prove --txs`, `verify --native --txs`,
+/// `verify --proof --txs`): the file, the chain's rules and the stripped output.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TxArgs {
+    /// Raw signed Ethereum transactions, one hex a line (`0x` optional; `#` comments) or a
+    /// JSON array of hex strings; each becomes a batch record (signing hash, r, s, recovery
+    /// id, recovered key, sender).
+    #[arg(long, conflicts_with = "batch")]
+    pub txs: Option<PathBuf>,
+    /// The chain: a transaction signed for another chain id is invalid.
+    #[arg(long, requires = "txs")]
+    pub chain_id: Option<u64>,
+    /// Reject legacy transactions without EIP-155 (v = 27/28: valid on every chain).
+    #[arg(long, requires = "txs")]
+    pub require_eip155: bool,
+    /// Accept s > n/2 (Frontier-era transactions; Ethereum rejects them since EIP-2).
+    #[arg(long, requires = "txs")]
+    pub allow_high_s: bool,
+    /// Write what a rollup posts instead of the signed transactions (unsigned transactions and
+    /// senders, with the byte counts; README, *Stripped transactions*), atomically.
+    #[arg(long, requires = "txs")]
+    pub strip_out: Option<PathBuf>,
+}
+
+impl TxArgs {
+    /// The chain's rules these arguments ask for.
+    pub fn policy(&self) -> crate::txs::TxPolicy {
+        crate::txs::TxPolicy {
+            chain_id: self.chain_id,
+            require_eip155: self.require_eip155,
+            allow_high_s: self.allow_high_s,
+            ..Default::default()
+        }
+    }
+}
+
+/// Reads and checks a transactions file. On failure prints every `error: transaction I:
+/// <reason>` line (or the file's error) on stderr and returns the exit code: 2 when the file
+/// or any transaction is malformed, 1 when all decode but some are invalid.
+pub fn load_signed_txs(
+    path: &std::path::Path,
+    policy: &crate::txs::TxPolicy,
+) -> Result<crate::txs::SignedTxs, u8> {
+    let raw = crate::txs::file::load_txs_file(path).map_err(|errors| {
+        for e in errors {
+            eprintln!("error: {e}");
+        }
+        2u8
+    })?;
+    crate::txs::SignedTxs::decode(&raw, policy).map_err(|errors| {
+        for e in &errors {
+            eprintln!("error: {e}");
+        }
+        let code = crate::txs::exit_code(&errors);
+        eprintln!(
+            "error: {} of {} transactions {}; nothing is proved or written",
+            errors.len(),
+            raw.len(),
+            if code == 2 { "rejected" } else { "invalid" }
+        );
+        code
+    })
+}
+
+/// Prints a batch's byte counts (signed vs stripped, raw and compressed) on stdout.
+pub fn print_byte_counts(b: &crate::txs::strip::ByteCounts) {
+    let pct = |x: u64, of: u64| 100.0 * (of as f64 - x as f64) / of as f64;
+    println!("bytes for {} transactions   raw    zlib  brotli", b.count);
+    for (name, s) in [
+        ("signed (posted today)", b.signed),
+        ("unsigned", b.unsigned),
+        ("stripped (unsigned + senders)", b.stripped),
+    ] {
+        println!("  {name:<30} {:>6} {:>7} {:>7}", s.raw, s.zlib, s.brotli);
+    }
+    println!(
+        "  saved by stripping             {:>5.1}% {:>6.1}% {:>6.1}%",
+        pct(b.stripped.raw, b.signed.raw),
+        pct(b.stripped.zlib, b.signed.zlib),
+        pct(b.stripped.brotli, b.signed.brotli)
+    );
+}
+
+/// Writes the stripped file of `txs` to `path` (atomically) and prints the byte counts.
+/// Returns the exit code on failure (2).
+pub fn write_stripped(txs: &crate::txs::SignedTxs, path: &std::path::Path) -> Result<(), u8> {
+    let file = txs.stripped();
+    file.save(path).map_err(|e| {
+        eprintln!("error: cannot write {}: {e}", path.display());
+        2u8
+    })?;
+    print_byte_counts(&file.bytes);
+    println!("stripped transactions written to {}", path.display());
+    Ok(())
+}

@@ -6,6 +6,7 @@
 //! - [`demo`]: deterministic demo batches;
 //! - [`calldata`]: the rollup cost model;
 //! - [`prover`]: parameters, keys, proofs and the API a sequencer uses;
+//! - [`txs`]: raw signed Ethereum transactions in (alloy decoding, our recovery), stripped out;
 //! - `cli` (feature `cli`): the command-line arguments the binaries share;
 //! - `compare` (feature `reports`, for the benches): the naive vs batch comparison bench's
 //!   measurements and writers. The progress bars of the command-line tools are behind the
@@ -22,3 +23,4 @@ pub mod fsutil;
 pub mod hexfmt;
 pub mod native;
 pub mod prover;
+pub mod txs;

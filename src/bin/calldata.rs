@@ -6,14 +6,16 @@
 //! sense, e.g. zero batches per day, an unreadable proof file).
 
 use batch_ecdsa::calldata::params::{
-    gwei_to_wei, words_per_signature, Measured, DEFAULT_BATCH_SIZE, DEFAULT_BREAK_EVEN_BOUND,
-    ECRECOVER_BENCH_PATH, EVM_BENCH_PATH,
+    gwei_to_wei, words_per_signature, Compressor, Measured, MeasuredTxs, DEFAULT_BATCH_SIZE,
+    DEFAULT_BREAK_EVEN_BOUND, ECRECOVER_BENCH_PATH, EVM_BENCH_PATH,
 };
 use batch_ecdsa::calldata::proof_file::proof_input_from_file;
 use batch_ecdsa::calldata::{
     default_batch_sizes, report, table, BlobRounding, Headroom, Origin, Request, Scenario,
     Schedule, Sender, SignatureFormat,
 };
+use batch_ecdsa::txs::strip::{ByteCounts, Sizes, StrippedFile};
+use batch_ecdsa::txs::{SignedTxs, TxPolicy};
 use clap::Parser;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,7 +34,8 @@ struct Cli {
     #[arg(long, value_enum, default_value = "current")]
     scenario: Scenario,
 
-    /// Batch size B of interest; added to the table's rows [default: 200].
+    /// Batch size B of interest; added to the table's rows [default: 200; with --txs the
+    /// number of transactions measured].
     #[arg(short = 'b', long)]
     batch_size: Option<u64>,
 
@@ -141,6 +144,17 @@ struct Cli {
     #[arg(long, default_value_t = DEFAULT_BREAK_EVEN_BOUND)]
     bound: u64,
 
+    /// Real transactions: a `--strip-out` file (its byte counts) or a transactions file
+    /// (decoded and measured here). The signature and sender bytes are then what the
+    /// signatures and senders add to the compressed batch (see --compressor), replacing
+    /// --signature, --sig-nonzero-fraction and --sender.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["signature", "sig_nonzero_fraction", "sender"])]
+    txs: Option<PathBuf>,
+
+    /// The compressor of the measured bytes (with --txs) [default: brotli].
+    #[arg(long, value_enum, requires = "txs")]
+    compressor: Option<Compressor>,
+
     /// Print one JSON object instead of the tables.
     #[arg(long)]
     json: bool,
@@ -184,6 +198,54 @@ fn ecrecover_base_help() -> String {
          [default: {}, measured ({ECRECOVER_BENCH_PATH})]",
         Measured::embedded().ecrecover.base_execution
     )
+}
+
+/// The byte counts of `--txs FILE`: a stripped file's, or a transactions file's, measured here
+/// (only decoding and signatures are checked: no chain rules).
+fn txs_counts(path: &std::path::Path) -> Result<ByteCounts, String> {
+    let name = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    if text.trim_start().starts_with('{') {
+        return StrippedFile::parse(&text)
+            .map(|f| f.bytes)
+            .map_err(|e| format!("{name}: not a stripped-transactions file: {e}"));
+    }
+    let raw = batch_ecdsa::txs::file::parse_txs_text(&text).map_err(|errors| {
+        errors
+            .iter()
+            .map(|e| format!("{name}: {e}"))
+            .collect::<Vec<_>>()
+            .join("\nerror: ")
+    })?;
+    let policy = TxPolicy {
+        static_rules: false,
+        ..TxPolicy::default()
+    };
+    let txs = SignedTxs::decode(&raw, &policy).map_err(|errors| {
+        errors
+            .iter()
+            .map(|e| format!("{name}: {e}"))
+            .collect::<Vec<_>>()
+            .join("\nerror: ")
+    })?;
+    Ok(txs.stripped().bytes)
+}
+
+fn measured(path: &std::path::Path, compressor: Compressor) -> Result<MeasuredTxs, String> {
+    let b = txs_counts(path)?;
+    let pick = |s: Sizes| match compressor {
+        Compressor::None => s.raw,
+        Compressor::Zlib => s.zlib,
+        Compressor::Brotli => s.brotli,
+    };
+    Ok(MeasuredTxs {
+        source: path.display().to_string(),
+        compressor,
+        count: b.count,
+        signed_bytes: pick(b.signed),
+        unsigned_bytes: pick(b.unsigned),
+        stripped_bytes: pick(b.stripped),
+    })
 }
 
 fn price(name: &str, gwei: f64) -> Result<u128, String> {
@@ -249,6 +311,12 @@ fn request(cli: Cli) -> Result<Request, String> {
     if let Some(w) = cli.blob_base_fee_wei {
         p.blob_base_fee_wei = Some(w);
     }
+    if let Some(path) = &cli.txs {
+        p.measured_txs = Some(measured(
+            path,
+            cli.compressor.unwrap_or(Compressor::Brotli),
+        )?);
+    }
     p.signature = cli.signature.unwrap_or(p.signature);
     p.signature_nonzero_fraction = cli
         .sig_nonzero_fraction
@@ -267,10 +335,15 @@ fn request(cli: Cli) -> Result<Request, String> {
         p.ecrecover_base_origin = Origin::Given;
     }
     p.batches_per_day = cli.batches_per_day.unwrap_or(p.batches_per_day);
+    // With --txs the batch of interest is the one measured.
+    let batch_size = cli
+        .batch_size
+        .or(p.measured_txs.as_ref().map(|m| m.count))
+        .unwrap_or(DEFAULT_BATCH_SIZE);
     Ok(Request {
         scenario,
         params: p,
-        batch_size: cli.batch_size.unwrap_or(DEFAULT_BATCH_SIZE),
+        batch_size,
         batch_sizes: cli.sizes.unwrap_or_else(default_batch_sizes),
         schedules: cli.schedule.unwrap_or_else(|| scenario.schedules()),
         bound: cli.bound,

@@ -1,56 +1,86 @@
 //! `gen-batch --count B [--seed S] [--corrupt I,J] --out FILE`: a deterministic demo batch.
+//! `gen-batch --txs --count B [--seed S] [--chain-id N] --out FILE`: deterministic signed demo
+//! transactions of every type, one hex a line (`batch_ecdsa::txs::demo`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use batch_ecdsa::demo::demo_batch;
 use batch_ecdsa::fsutil::write_atomic;
+use batch_ecdsa::txs::demo::demo_txs;
+use batch_ecdsa::txs::file::txs_file_text;
 use clap::Parser;
 
-/// Writes a deterministic batch of signed demo messages (ChaCha20 from --seed).
+/// Writes a deterministic batch of signed demo messages (ChaCha20 from --seed), or with --txs
+/// signed demo Ethereum transactions.
 #[derive(Parser, Debug)]
 #[command(name = "gen-batch", version)]
 struct Args {
-    /// Number of signatures.
+    /// Number of signatures (transactions with --txs).
     #[arg(long)]
     count: usize,
     /// Seed of the ChaCha20 generator: the same seed gives the same file.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Comma-separated 0-based indices of signatures to make invalid (another message hash).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', conflicts_with = "txs")]
     corrupt: Vec<usize>,
-    /// Output batch file (JSON).
+    /// Write raw signed Ethereum transactions (types cycling legacy EIP-155, EIP-1559,
+    /// EIP-4844, EIP-7702, EIP-2930, legacy without EIP-155), one hex a line.
+    #[arg(long)]
+    txs: bool,
+    /// The chain id the transactions are signed for (with --txs).
+    #[arg(long, default_value_t = 1, requires = "txs")]
+    chain_id: u64,
+    /// Output file (a batch file, JSON; with --txs a transactions file).
     #[arg(long)]
     out: PathBuf,
 }
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let batch = match demo_batch(args.count, args.seed, &args.corrupt) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
+    let (text, what) = if args.txs {
+        match demo_txs(args.count, args.seed, args.chain_id) {
+            Ok(t) => (
+                txs_file_text(&t),
+                format!(
+                    "{} signed transactions (seed {}, chain id {})",
+                    args.count, args.seed, args.chain_id
+                ),
+            ),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        let batch = match demo_batch(args.count, args.seed, &args.corrupt) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        match serde_json::to_string_pretty(&batch) {
+            Ok(j) => (
+                format!("{j}\n"),
+                format!(
+                    "{} signatures (seed {}, {} corrupted)",
+                    args.count,
+                    args.seed,
+                    args.corrupt.len()
+                ),
+            ),
+            Err(e) => {
+                eprintln!("error: cannot encode the batch: {e}");
+                return ExitCode::from(2);
+            }
         }
     };
-    let json = match serde_json::to_string_pretty(&batch) {
-        Ok(j) => j,
-        Err(e) => {
-            eprintln!("error: cannot encode the batch: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    if let Err(e) = write_atomic(&args.out, format!("{json}\n").as_bytes()) {
+    if let Err(e) = write_atomic(&args.out, text.as_bytes()) {
         eprintln!("error: cannot write {}: {e}", args.out.display());
         return ExitCode::from(2);
     }
-    eprintln!(
-        "wrote {} signatures (seed {}, {} corrupted) to {}",
-        args.count,
-        args.seed,
-        args.corrupt.len(),
-        args.out.display()
-    );
+    eprintln!("wrote {what} to {}", args.out.display());
     ExitCode::SUCCESS
 }

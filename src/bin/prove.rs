@@ -1,5 +1,10 @@
-//! `prove [--batch FILE | --count B] [--circuit batch|naive] [--out FILE] [--json]`: prove a
-//! batch of signatures valid in one Halo2 proof (README, *Commands*).
+//! `prove [--batch FILE | --txs FILE | --count B] [--circuit batch|naive] [--out FILE] [--json]`:
+//! prove a batch of signatures valid in one Halo2 proof (README, *Commands*).
+//!
+//! `--txs FILE` takes raw signed Ethereum transactions instead of a batch file: each becomes a
+//! batch record (`batch_ecdsa::txs`), and one that is malformed (exit 2) or invalid (exit 1) is
+//! named `error: transaction I: <reason>` before anything is proved; `--strip-out FILE` then
+//! writes the stripped transactions (after the proof file).
 //!
 //! Steps: read the batch (or make the demo batch), check it natively (exit 1 naming every
 //! invalid signature; skipped with `--unchecked`), lay the circuit out, load or make the
@@ -16,7 +21,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use batch_ecdsa::batch_file::BatchFile;
-use batch_ecdsa::cli::SetupArgs;
+use batch_ecdsa::cli::{load_signed_txs, write_stripped, SetupArgs, TxArgs};
 use batch_ecdsa::demo::demo_batch;
 use batch_ecdsa::prover::api::{KeyCache, ParamsSource, ProveOptions, Prover, SetupOptions};
 use batch_ecdsa::prover::bars::StderrBars;
@@ -24,6 +29,7 @@ use batch_ecdsa::prover::circuit::{
     witnesses_from_batch, AnyCircuit, CircuitKind, CircuitStats, WitnessBuildError,
 };
 use batch_ecdsa::prover::transcript::TranscriptKind;
+use batch_ecdsa::txs::SignedTxs;
 use clap::Parser;
 use serde_json::{json, Value};
 
@@ -38,8 +44,10 @@ struct Args {
     /// generated.
     #[arg(long, conflicts_with = "count")]
     batch: Option<PathBuf>,
+    #[command(flatten)]
+    txs: TxArgs,
     /// Size of the demo batch.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "txs")]
     count: Option<usize>,
     /// Seed of the demo batch.
     #[arg(long, default_value_t = 1)]
@@ -78,7 +86,11 @@ fn bad_input(lines: impl IntoIterator<Item = String>) -> ExitCode {
     ExitCode::from(2)
 }
 
-fn load_batch(args: &Args) -> Result<BatchFile, ExitCode> {
+fn load_batch(args: &Args, txs: Option<&SignedTxs>) -> Result<BatchFile, ExitCode> {
+    if let Some(t) = txs {
+        eprintln!("{} signed transactions: all valid", t.records.len());
+        return Ok(t.batch_file());
+    }
     match &args.batch {
         Some(path) => {
             BatchFile::load(path).map_err(|errs| bad_input(errs.iter().map(|e| e.to_string())))
@@ -130,7 +142,14 @@ fn main() -> ExitCode {
         Ok(t) => t,
         Err(e) => return bad_input([format!("--transcript: {e}")]),
     };
-    let batch = match load_batch(&args) {
+    let txs = match &args.txs.txs {
+        Some(path) => match load_signed_txs(path, &args.txs.policy()) {
+            Ok(t) => Some(t),
+            Err(code) => return ExitCode::from(code),
+        },
+        None => None,
+    };
+    let batch = match load_batch(&args, txs.as_ref()) {
         Ok(b) => b,
         Err(code) => return code,
     };
@@ -142,6 +161,11 @@ fn main() -> ExitCode {
             Ok(c) => c,
             Err(e) => return bad_input([e.to_string()]),
         };
+        if let (Some(t), Some(path)) = (&txs, &args.txs.strip_out) {
+            if let Err(code) = write_stripped(t, path) {
+                return ExitCode::from(code);
+            }
+        }
         let s = circuit.stats();
         print_stats(kind, b, circuit.k(), &s);
         if args.json {
@@ -224,6 +248,12 @@ fn main() -> ExitCode {
         if let Err(e) = proved.file.save(&args.out) {
             eprintln!("error: {e}");
             return ExitCode::from(2);
+        }
+    }
+
+    if let (Some(t), Some(path), true) = (&txs, &args.txs.strip_out, proved.self_verified) {
+        if let Err(code) = write_stripped(t, path) {
+            return ExitCode::from(code);
         }
     }
 

@@ -1,5 +1,7 @@
 //! `verify --native --batch FILE`: check a batch natively.
-//! `verify --proof FILE [--batch FILE]`: check a proof file (README, *Commands*).
+//! `verify --native --txs FILE [--chain-id N] [--strip-out FILE]`: decode raw signed Ethereum
+//! transactions, recover their senders and check the batch natively.
+//! `verify --proof FILE [--batch FILE | --txs FILE]`: check a proof file (README, *Commands*).
 //!
 //! Exit codes: 0 valid; 1 invalid (a signature fails natively; the proof does not verify, was
 //! made for another circuit build, or its public inputs differ from the batch file's: each
@@ -10,10 +12,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use batch_ecdsa::batch_file::{BatchFile, Policy};
-use batch_ecdsa::cli::SetupArgs;
+use batch_ecdsa::cli::{load_signed_txs, write_stripped, SetupArgs, TxArgs};
 use batch_ecdsa::prover::api::{ParamsSource, Verifier};
 use batch_ecdsa::prover::bars::StderrBars;
 use batch_ecdsa::prover::proof::ProofFile;
+use batch_ecdsa::txs::SignedTxs;
 use clap::Parser;
 use serde_json::json;
 
@@ -32,6 +35,8 @@ struct Args {
     #[arg(long)]
     batch: Option<PathBuf>,
     #[command(flatten)]
+    txs: TxArgs,
+    #[command(flatten)]
     setup: SetupArgs,
     /// With --proof: last stdout line one JSON object.
     #[arg(long)]
@@ -47,17 +52,38 @@ fn load_batch(path: &Path) -> Result<BatchFile, ExitCode> {
     })
 }
 
-fn native(path: &Path, policy: Policy) -> ExitCode {
-    let batch = match load_batch(path) {
-        Ok(b) => b,
-        Err(code) => return code,
-    };
+/// The batch of `--batch` or `--txs` (with its transactions); `None` when neither is given.
+fn load_either(args: &Args) -> Result<Option<(BatchFile, Option<SignedTxs>)>, ExitCode> {
+    if let Some(path) = &args.txs.txs {
+        let txs = load_signed_txs(path, &args.txs.policy()).map_err(ExitCode::from)?;
+        return Ok(Some((txs.batch_file(), Some(txs))));
+    }
+    match &args.batch {
+        Some(p) => Ok(Some((load_batch(p)?, None))),
+        None => Ok(None),
+    }
+}
+
+fn native(batch: BatchFile, txs: Option<SignedTxs>, args: &Args) -> ExitCode {
+    let policy = args.setup.policy();
     let invalid = batch.verify_native(policy);
     if invalid.is_empty() {
-        println!(
-            "ok: all {} signatures valid (native batch check)",
-            batch.len()
-        );
+        if let (Some(t), Some(path)) = (&txs, &args.txs.strip_out) {
+            if let Err(code) = write_stripped(t, path) {
+                return ExitCode::from(code);
+            }
+        }
+        if txs.is_some() {
+            println!(
+                "ok: all {} transactions valid (senders recovered natively; native batch check)",
+                batch.len()
+            );
+        } else {
+            println!(
+                "ok: all {} signatures valid (native batch check)",
+                batch.len()
+            );
+        }
         ExitCode::SUCCESS
     } else {
         for e in &invalid {
@@ -114,12 +140,9 @@ fn with_proof(args: &Args, path: &Path) -> ExitCode {
         }
     };
     let policy = args.setup.policy();
-    let batch = match &args.batch {
-        Some(p) => match load_batch(p) {
-            Ok(b) => Some(b),
-            Err(code) => return code,
-        },
-        None => None,
+    let batch = match load_either(args) {
+        Ok(b) => b.map(|(batch, _)| batch),
+        Err(code) => return code,
     };
     if file.insecure_dev_params {
         eprintln!("WARNING: the proof names the INSECURE development setup: anyone can forge proofs under it");
@@ -169,7 +192,11 @@ fn with_proof(args: &Args, path: &Path) -> ExitCode {
             file.proof_bytes().map(|p| p.len()).unwrap_or(0),
             t.as_secs_f64() * 1e3,
             if batch.is_some() {
-                "; public inputs match the batch file"
+                if args.txs.txs.is_some() {
+                    "; public inputs match the transactions"
+                } else {
+                    "; public inputs match the batch file"
+                }
             } else {
                 ""
             }
@@ -206,13 +233,17 @@ fn main() -> ExitCode {
     }
     if !args.native {
         eprintln!(
-            "error: say what to verify: --proof FILE [--batch FILE], or --native --batch FILE"
+            "error: say what to verify: --proof FILE [--batch FILE | --txs FILE], or --native \
+             --batch FILE, or --native --txs FILE"
         );
         return ExitCode::from(2);
     }
-    let Some(path) = args.batch.clone() else {
-        eprintln!("error: --native needs --batch FILE");
-        return ExitCode::from(2);
-    };
-    native(&path, args.setup.policy())
+    match load_either(&args) {
+        Ok(Some((batch, txs))) => native(batch, txs, &args),
+        Ok(None) => {
+            eprintln!("error: --native needs --batch FILE or --txs FILE");
+            ExitCode::from(2)
+        }
+        Err(code) => code,
+    }
 }

@@ -310,6 +310,59 @@ impl fmt::Display for SignatureFormat {
     }
 }
 
+/// The compressor whose output the measured transaction bytes count (`calldata --txs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Compressor {
+    /// Raw bytes, no compression.
+    None,
+    /// zlib, level 9 (OP Stack channels before Fjord).
+    Zlib,
+    /// Brotli, quality 11, window 2^22 (OP Stack channels since Fjord, Arbitrum).
+    Brotli,
+}
+
+/// Byte counts measured on real transactions (`calldata --txs`, from a `--strip-out` file or a
+/// transactions file): what the signatures and the senders add to a compressed batch. With the
+/// signed, unsigned and stripped (unsigned + senders) payloads compressed as wholes,
+///
+/// ```text
+/// signature bytes = |C(signed)| − |C(unsigned)|,   sender bytes = |C(stripped)| − |C(unsigned)|
+/// ```
+///
+/// for the `count` transactions: everything else a batch posts is the same on both paths. For
+/// another B they are scaled (⌈B · bytes / count⌉), and counted as non-zero bytes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MeasuredTxs {
+    /// Where the counts come from.
+    pub source: String,
+    pub compressor: Compressor,
+    /// Number of transactions measured.
+    pub count: u64,
+    /// The payloads' sizes under the compressor.
+    pub signed_bytes: u64,
+    pub unsigned_bytes: u64,
+    pub stripped_bytes: u64,
+}
+
+impl MeasuredTxs {
+    /// |C(signed)| − |C(unsigned)| for `count` transactions.
+    pub fn signature_bytes(&self) -> u64 {
+        self.signed_bytes.saturating_sub(self.unsigned_bytes)
+    }
+
+    /// |C(stripped)| − |C(unsigned)| for `count` transactions.
+    pub fn sender_bytes(&self) -> u64 {
+        self.stripped_bytes.saturating_sub(self.unsigned_bytes)
+    }
+
+    /// `total` bytes per `count` transactions, scaled to `b`, rounded up.
+    fn scale(&self, total: u64, b: u64) -> u64 {
+        let n = u128::from(b) * u128::from(total);
+        u64::try_from(n.div_ceil(u128::from(self.count.max(1)))).unwrap_or(u64::MAX)
+    }
+}
+
 /// How much of the proof path's execution gas the calldata floor absorbs (floor schedules).
 ///
 /// A transaction's gas is `21000 + max(standard + exec, floor)`. A batch transaction that
@@ -439,6 +492,10 @@ pub struct Params {
     pub blob_base_fee_wei: Option<u128>,
     pub batches_per_day: u64,
     pub signature: SignatureFormat,
+    /// Signature and sender bytes measured on real transactions: they replace `signature`,
+    /// `signature_nonzero_fraction` and `sender` when set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub measured_txs: Option<MeasuredTxs>,
     /// Share of signature bytes that are non-zero, in [0, 1].
     pub signature_nonzero_fraction: f64,
     pub sender: Sender,
@@ -547,6 +604,7 @@ impl Default for Params {
             blob_base_fee_wei: None,
             batches_per_day: DEFAULT_BATCHES_PER_DAY,
             signature: SignatureFormat::RsParity,
+            measured_txs: None,
             signature_nonzero_fraction: 1.0,
             sender: Sender::Address,
             blob_usable_bytes: OP_STACK_BLOB_PAYLOAD_BYTES,
@@ -668,11 +726,17 @@ impl Params {
 
     /// The signature payload of a batch of `b` signatures.
     pub fn signature_payload(&self, b: u64) -> ByteCounts {
+        if let Some(m) = &self.measured_txs {
+            return ByteCounts::nonzero(m.scale(m.signature_bytes(), b));
+        }
         split_nonzero(self.signature.bytes(b), self.signature_nonzero_fraction)
     }
 
     /// The sender payload of a batch of `b` transactions (all bytes non-zero).
     pub fn sender_payload(&self, b: u64) -> ByteCounts {
+        if let Some(m) = &self.measured_txs {
+            return ByteCounts::nonzero(m.scale(m.sender_bytes(), b));
+        }
         ByteCounts::nonzero(b * self.sender.bytes())
     }
 

@@ -133,13 +133,37 @@ fn inputs(out: &mut String, r: &Report) {
             );
         }
     }
-    let _ = writeln!(
-        out,
-        "        signature {}, {}% non-zero; sender {}",
-        p.signature,
-        p.signature_nonzero_fraction * 100.0,
-        p.sender
-    );
+    match &p.measured_txs {
+        Some(m) => {
+            let _ = writeln!(
+                out,
+                "        measured on {} real transactions ({}), compressed with {:?}: signed {} B, \
+                 unsigned {} B, stripped (unsigned + senders) {} B",
+                m.count,
+                m.source,
+                m.compressor,
+                thousands(m.signed_bytes),
+                thousands(m.unsigned_bytes),
+                thousands(m.stripped_bytes)
+            );
+            let _ = writeln!(
+                out,
+                "        signatures {:.1} B per transaction (signed - unsigned), senders {:.1} B per \
+                 transaction (stripped - unsigned), as non-zero bytes",
+                m.signature_bytes() as f64 / m.count as f64,
+                m.sender_bytes() as f64 / m.count as f64
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "        signature {}, {}% non-zero; sender {}",
+                p.signature,
+                p.signature_nonzero_fraction * 100.0,
+                p.sender
+            );
+        }
+    }
     let _ = writeln!(
         out,
         "        base fee {} gwei + priority fee {} gwei; blob base fee {} gwei ({})",
