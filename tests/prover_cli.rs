@@ -18,19 +18,10 @@ fn shared_params() -> PathBuf {
 }
 
 mod cli_support;
-use cli_support::run;
+use cli_support::{run, text};
 
 fn tmp_dir(name: &str) -> PathBuf {
     cli_support::tmp_dir("prover", name)
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 fn gen_batch(dir: &Path, count: usize, seed: u64, corrupt: &str) -> PathBuf {

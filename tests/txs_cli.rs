@@ -10,19 +10,25 @@ use batch_ecdsa::txs::strip::StrippedFile;
 use serde_json::Value;
 
 mod cli_support;
-use cli_support::run;
+use cli_support::{run, text};
 
 fn tmp_dir(name: &str) -> PathBuf {
     cli_support::tmp_dir("txs", name)
 }
 
-fn text(o: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
+/// `verify --native --txs TXS --strip-out STRIP` and `extra`.
+fn verify_txs(txs: &Path, strip: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["--txs", s(txs), "--strip-out", s(strip)];
+    args.extend_from_slice(extra);
+    verify_native(&args)
+}
+
+/// `prove --txs TXS --out OUT --params-dir PARAMS --strip-out STRIP` and `extra`.
+fn prove_txs(txs: &Path, out: &Path, params: &Path, strip: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["--txs", s(txs), "--out", s(out), "--params-dir", s(params)];
+    args.extend(["--strip-out", s(strip)]);
+    args.extend_from_slice(extra);
+    run(env!("CARGO_BIN_EXE_prove"), &args)
 }
 
 fn s(p: &Path) -> &str {
@@ -72,14 +78,7 @@ fn gen_verify_strip_and_calldata() {
     assert!(firsts[0].starts_with("0xf") && firsts[5].starts_with("0xf"));
 
     let strip = dir.join("stripped.json");
-    let o = verify_native(&[
-        "--txs",
-        s(&txs),
-        "--chain-id",
-        "1",
-        "--strip-out",
-        s(&strip),
-    ]);
+    let o = verify_txs(&txs, &strip, &["--chain-id", "1"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("ok: all 6 transactions valid"), "{out}");
@@ -151,14 +150,7 @@ fn bad_transactions_are_named_and_nothing_is_written() {
     std::fs::write(&strip, "old").unwrap();
 
     // Another chain: invalid (exit 1), each named.
-    let o = verify_native(&[
-        "--txs",
-        s(&txs),
-        "--chain-id",
-        "5",
-        "--strip-out",
-        s(&strip),
-    ]);
+    let o = verify_txs(&txs, &strip, &["--chain-id", "5"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     for i in 0..5 {
@@ -171,13 +163,7 @@ fn bad_transactions_are_named_and_nothing_is_written() {
     }
     assert!(!err.contains("transaction 5:"), "{err}"); // legacy without EIP-155 names no chain
                                                        // Pre-EIP-155 legacy when EIP-155 is required.
-    let o = verify_native(&[
-        "--txs",
-        s(&txs),
-        "--require-eip155",
-        "--strip-out",
-        s(&strip),
-    ]);
+    let o = verify_txs(&txs, &strip, &["--require-eip155"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(String::from_utf8_lossy(&o.stderr)
         .contains("error: transaction 5: invalid: legacy transaction without EIP-155"));
@@ -205,19 +191,7 @@ fn bad_transactions_are_named_and_nothing_is_written() {
     );
     // Nothing proved either, before any params are touched.
     let params = dir.join("params");
-    let o = run(
-        env!("CARGO_BIN_EXE_prove"),
-        &[
-            "--txs",
-            s(&bad),
-            "--out",
-            s(&dir.join("p.json")),
-            "--params-dir",
-            s(&params),
-            "--strip-out",
-            s(&strip),
-        ],
-    );
+    let o = prove_txs(&bad, &dir.join("p.json"), &params, &strip, &[]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(!dir.join("p.json").exists() && !params.exists());
     assert_eq!(std::fs::read_to_string(&strip).unwrap(), "old");
@@ -252,21 +226,12 @@ fn prove_txs_end_to_end_at_b4() {
     let txs = gen_txs(&dir, 4, 1);
     let proof = dir.join("proof.json");
     let strip = dir.join("stripped.json");
-    let o = run(
-        env!("CARGO_BIN_EXE_prove"),
-        &[
-            "--txs",
-            s(&txs),
-            "--chain-id",
-            "1",
-            "--strip-out",
-            s(&strip),
-            "--out",
-            s(&proof),
-            "--params-dir",
-            s(&params),
-            "--json",
-        ],
+    let o = prove_txs(
+        &txs,
+        &proof,
+        &params,
+        &strip,
+        &["--chain-id", "1", "--json"],
     );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let stdout = String::from_utf8_lossy(&o.stdout);

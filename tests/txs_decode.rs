@@ -73,6 +73,31 @@ fn invalid(raw: &[u8], policy: &TxPolicy) -> TxInvalid {
     }
 }
 
+/// A plain legacy transfer of nothing to address 0, for `chain_id` (`None`: before EIP-155).
+fn legacy_tx(chain_id: Option<u64>) -> TxLegacy {
+    TxLegacy {
+        chain_id,
+        nonce: 1,
+        gas_price: 1,
+        gas_limit: 21_000,
+        to: TxKind::Call(Address::ZERO),
+        value: U256::ZERO,
+        input: Bytes::new(),
+    }
+}
+
+/// A typed transaction `ty ‖ rlp_list(body)` from an already RLP-encoded list body.
+fn typed(ty: u8, body: &[u8]) -> Vec<u8> {
+    let mut out = vec![ty];
+    Header {
+        list: true,
+        payload_length: body.len(),
+    }
+    .encode(&mut out);
+    out.extend_from_slice(body);
+    out
+}
+
 #[test]
 fn a_valid_transaction_gives_its_record() {
     let tx = tx1559(1);
@@ -83,13 +108,13 @@ fn a_valid_transaction_gives_its_record() {
     let key = PublicKey::from_secret(&Fq::from(42)).unwrap();
     assert_eq!(rec.pubkey, key);
     assert_eq!(rec.sender, key.address());
-    assert_eq!(rec.signing_hash, hash.0);
-    assert_eq!(rec.tx_type, TxType::Eip1559);
-    assert_eq!(rec.chain_id, Some(1));
+    assert_eq!(rec.tx.signing_hash, hash.0);
+    assert_eq!(rec.tx.tx_type, TxType::Eip1559);
+    assert_eq!(rec.tx.chain_id, Some(1));
     // The signing payload is the unsigned transaction: type ‖ rlp(fields).
-    assert_eq!(rec.signing_payload[0], 0x02);
+    assert_eq!(rec.tx.signing_payload[0], 0x02);
     assert_eq!(
-        batch_ecdsa::native::hash::keccak256(&rec.signing_payload),
+        batch_ecdsa::native::hash::keccak256(&rec.tx.signing_payload),
         hash.0
     );
 }
@@ -112,15 +137,7 @@ fn malformed_encodings() {
         t[0] = ty;
         assert_eq!(malformed(&t), DecodeError::UnknownType(ty));
     }
-    let legacy = TxLegacy {
-        chain_id: Some(1),
-        nonce: 1,
-        gas_price: 1,
-        gas_limit: 21_000,
-        to: TxKind::Call(Address::ZERO),
-        value: U256::ZERO,
-        input: Bytes::new(),
-    };
+    let legacy = legacy_tx(Some(1));
     let lsig = sign_tx(&legacy, 9);
     let lraw = encode(legacy.clone(), lsig);
     assert!(check(&lraw, &TxPolicy::for_chain(1)).is_ok());
@@ -144,13 +161,7 @@ fn malformed_encodings() {
     let h = Header::decode(&mut &tail[..]).unwrap();
     let fields = &tail[tail.len() - h.payload_length..];
     body.extend_from_slice(&fields[2..]); // skip chain id (0x01) and nonce (0x07)
-    let mut nc = vec![0x02];
-    Header {
-        list: true,
-        payload_length: body.len(),
-    }
-    .encode(&mut nc);
-    nc.extend_from_slice(&body);
+    let nc = typed(0x02, &body);
     assert!(
         matches!(malformed(&nc), DecodeError::Rlp(m) if m.contains("canonical") || m.contains("leading")),
         "{:?}",
@@ -187,20 +198,14 @@ fn blob_transaction_with_sidecar_is_not_accepted() {
     let sig = sign_tx(&tx, 5);
     let raw = encode(tx, sig);
     assert_eq!(
-        check(&raw, &TxPolicy::for_chain(1)).unwrap().tx_type,
+        check(&raw, &TxPolicy::for_chain(1)).unwrap().tx.tx_type,
         TxType::Eip4844
     );
     // The network form: 0x03 ‖ rlp([tx_payload_body, blobs, commitments, proofs]).
     let inner = &raw[1..];
     let mut body = inner.to_vec();
     body.extend_from_slice(&[0xc0, 0xc0, 0xc0]);
-    let mut net = vec![0x03];
-    Header {
-        list: true,
-        payload_length: body.len(),
-    }
-    .encode(&mut net);
-    net.extend_from_slice(&body);
+    let net = typed(0x03, &body);
     assert!(matches!(malformed(&net), DecodeError::Rlp(_)));
 }
 
@@ -272,15 +277,7 @@ fn invalid_signatures_and_rules() {
         }
     );
     assert!(check(&other, &TxPolicy::default()).is_ok());
-    let pre155 = TxLegacy {
-        chain_id: None,
-        nonce: 1,
-        gas_price: 1,
-        gas_limit: 21_000,
-        to: TxKind::Call(Address::ZERO),
-        value: U256::ZERO,
-        input: Bytes::new(),
-    };
+    let pre155 = legacy_tx(None);
     let raw = encode(pre155.clone(), sign_tx(&pre155, 3));
     assert!(check(&raw, &policy).is_ok());
     let strict = TxPolicy {
@@ -312,7 +309,7 @@ fn invalid_signatures_and_rules() {
 fn a_batch_names_every_bad_transaction_and_builds_the_batch_file() {
     let mut raw = demo_txs(6, 3, 1).unwrap();
     let good = SignedTxs::decode(&raw, &TxPolicy::for_chain(1)).unwrap();
-    let types: Vec<TxType> = good.records.iter().map(|r| r.tx_type).collect();
+    let types: Vec<TxType> = good.records.iter().map(|r| r.tx.tx_type).collect();
     assert_eq!(
         types,
         [
@@ -324,14 +321,14 @@ fn a_batch_names_every_bad_transaction_and_builds_the_batch_file() {
             TxType::Legacy
         ]
     );
-    assert_eq!(good.records[0].chain_id, Some(1));
-    assert_eq!(good.records[5].chain_id, None);
+    assert_eq!(good.records[0].tx.chain_id, Some(1));
+    assert_eq!(good.records[5].tx.chain_id, None);
     // The batch file is the existing record format; it verifies natively.
     let batch = BatchFile::from_signed_txs(&raw, &TxPolicy::for_chain(1)).unwrap();
     assert_eq!(batch.len(), 6);
     assert!(batch.verify_native(Default::default()).is_empty());
     for (p, r) in batch.signatures.iter().zip(&good.records) {
-        assert_eq!(p.msg_hash, r.signing_hash);
+        assert_eq!(p.msg_hash, r.tx.signing_hash);
         assert_eq!(p.pubkey, Some(r.pubkey));
     }
     // Break two: a trailing byte (malformed) and another chain (invalid).
@@ -362,10 +359,11 @@ fn check_clean(raw: &[u8]) {
         Ok(rec) => {
             // Re-decoding gives the same transaction, and the signature verifies natively.
             let d = decode_signed_tx(raw).unwrap();
-            assert_eq!(d.signing_hash, rec.signing_hash);
+            assert_eq!(d.signing_hash, rec.tx.signing_hash);
             let sig =
-                batch_ecdsa::native::signature::Signature::from_be_bytes(&rec.r, &rec.s).unwrap();
-            let h = fq_from_be_bytes_reduced(&rec.signing_hash);
+                batch_ecdsa::native::signature::Signature::from_be_bytes(&rec.tx.r, &rec.tx.s)
+                    .unwrap();
+            let h = fq_from_be_bytes_reduced(&rec.tx.signing_hash);
             assert!(batch_ecdsa::native::ecdsa::verify(&rec.pubkey, &h, &sig).is_ok());
         }
         Err(e) => {

@@ -80,7 +80,7 @@ fn ethereum_transaction_tests() {
             (Ok((sender, hash)), Ok((raw, rec))) => {
                 let s = format!("0x{}", hex::encode(rec.sender));
                 let h = format!("0x{}", hex::encode(keccak256(&raw)));
-                if &s != sender || &h != hash || rec.tx_hash != keccak256(&raw) {
+                if &s != sender || &h != hash || rec.tx.tx_hash != keccak256(&raw) {
                     failures.push(format!(
                         "{}: sender {s} hash {h}, expected {sender} {hash}",
                         c.file
@@ -200,15 +200,20 @@ fn ethers_signed_transactions() {
             let sig = &t.kinds[&format!("signature{kind}")];
             let rec = decode_and_check(&raw, &policy, n)
                 .unwrap_or_else(|e| panic!("{} {kind}: {e}", t.name));
-            assert_eq!(rec.signing_payload, unsigned, "{} {kind}", t.name);
-            assert_eq!(rec.signing_hash, keccak256(&unsigned));
+            assert_eq!(rec.tx.signing_payload, unsigned, "{} {kind}", t.name);
+            assert_eq!(rec.tx.signing_hash, keccak256(&unsigned));
             let word = |f: &str| {
                 let b = decode_hex(sig[f].as_str().unwrap()).unwrap();
                 let mut w = [0u8; 32];
                 w[32 - b.len()..].copy_from_slice(&b);
                 w
             };
-            assert_eq!((rec.r, rec.s), (word("r"), word("s")), "{} {kind}", t.name);
+            assert_eq!(
+                (rec.tx.r, rec.tx.s),
+                (word("r"), word("s")),
+                "{} {kind}",
+                t.name
+            );
             assert_eq!(rec.pubkey, key, "{} {kind}", t.name);
             assert_eq!(rec.sender, key.address());
             if n % 64 == 0 {

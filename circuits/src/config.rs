@@ -213,7 +213,8 @@ impl CircuitConfig {
         self.groups.iter().filter(|g| g.phase == phase).collect()
     }
 
-    /// Assigns the table and a single first-phase builder.
+    /// Assigns the table and a single first-phase builder (the test harness's circuits).
+    #[cfg(feature = "testing")]
     pub(crate) fn assign_single_phase(
         &self,
         layouter: &mut impl Layouter<Native>,

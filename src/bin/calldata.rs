@@ -210,24 +210,22 @@ fn txs_counts(path: &std::path::Path) -> Result<ByteCounts, String> {
             .map(|f| f.bytes)
             .map_err(|e| format!("{name}: not a stripped-transactions file: {e}"));
     }
-    let raw = batch_ecdsa::txs::file::parse_txs_text(&text).map_err(|errors| {
+    // One line per error, each naming the file (the first `error: ` is the caller's).
+    let joined = |errors: Vec<String>| {
         errors
             .iter()
             .map(|e| format!("{name}: {e}"))
             .collect::<Vec<_>>()
             .join("\nerror: ")
-    })?;
+    };
+    let raw = batch_ecdsa::txs::file::parse_txs_text(&text)
+        .map_err(|errors| joined(errors.iter().map(|e| e.to_string()).collect()))?;
     let policy = TxPolicy {
         static_rules: false,
         ..TxPolicy::default()
     };
-    let txs = SignedTxs::decode(&raw, &policy).map_err(|errors| {
-        errors
-            .iter()
-            .map(|e| format!("{name}: {e}"))
-            .collect::<Vec<_>>()
-            .join("\nerror: ")
-    })?;
+    let txs = SignedTxs::decode(&raw, &policy)
+        .map_err(|errors| joined(errors.iter().map(|e| e.to_string()).collect()))?;
     Ok(txs.stripped().bytes)
 }
 

@@ -69,13 +69,14 @@ fn sign_hash(d: &Fq, hash: &B256, rng: &mut ChaCha20Rng) -> (bool, U256, U256) {
     }
 }
 
-fn signed<T: SignableTransaction<alloy_primitives::Signature>>(
-    tx: T,
-    d: &Fq,
-    rng: &mut ChaCha20Rng,
-) -> Signed<T> {
+fn signed<T>(d: &Fq, rng: &mut ChaCha20Rng, tx: T) -> Envelope
+where
+    T: SignableTransaction<alloy_primitives::Signature>,
+    Signed<T>: Into<Envelope>,
+{
     let (parity, r, s) = sign_hash(d, &tx.signature_hash(), rng);
     tx.into_signed(alloy_primitives::Signature::new(r, s, parity))
+        .into()
 }
 
 /// ERC-20 `transfer(to, amount)`: selector a9059cbb, then both arguments as 32-byte words.
@@ -121,6 +122,8 @@ pub fn demo_txs(count: usize, seed: u64, chain_id: u64) -> Result<Vec<Vec<u8>>, 
         };
         let envelope: Envelope = match i % 6 {
             0 | 5 => signed(
+                &d,
+                &mut rng,
                 TxLegacy {
                     chain_id: (i % 6 == 0).then_some(chain_id),
                     nonce,
@@ -130,11 +133,10 @@ pub fn demo_txs(count: usize, seed: u64, chain_id: u64) -> Result<Vec<Vec<u8>>, 
                     value,
                     input,
                 },
+            ),
+            1 => signed(
                 &d,
                 &mut rng,
-            )
-            .into(),
-            1 => signed(
                 TxEip1559 {
                     chain_id,
                     nonce,
@@ -146,10 +148,7 @@ pub fn demo_txs(count: usize, seed: u64, chain_id: u64) -> Result<Vec<Vec<u8>>, 
                     access_list,
                     input,
                 },
-                &d,
-                &mut rng,
-            )
-            .into(),
+            ),
             2 => {
                 let blobs = 1 + (rng.next_u32() % 2) as usize;
                 let hashes = (0..blobs)
@@ -161,6 +160,8 @@ pub fn demo_txs(count: usize, seed: u64, chain_id: u64) -> Result<Vec<Vec<u8>>, 
                     })
                     .collect();
                 signed(
+                    &d,
+                    &mut rng,
                     TxEip4844 {
                         chain_id,
                         nonce,
@@ -174,10 +175,7 @@ pub fn demo_txs(count: usize, seed: u64, chain_id: u64) -> Result<Vec<Vec<u8>>, 
                         max_fee_per_blob_gas: 1_000_000_000,
                         input,
                     },
-                    &d,
-                    &mut rng,
                 )
-                .into()
             }
             3 => {
                 // The authority (another key) delegates its code to `delegate`.
@@ -190,24 +188,25 @@ pub fn demo_txs(count: usize, seed: u64, chain_id: u64) -> Result<Vec<Vec<u8>>, 
                 let (parity, r, s) = sign_hash(&authority, &auth.signature_hash(), &mut rng);
                 let signed_auth = SignedAuthorization::new_unchecked(auth, u8::from(parity), r, s);
                 signed(
+                    &d,
+                    &mut rng,
                     TxEip7702 {
                         chain_id,
+                        to: call_to,
+                        authorization_list: vec![signed_auth],
                         nonce,
                         gas_limit,
                         max_fee_per_gas: max_fee,
                         max_priority_fee_per_gas: tip,
-                        to: call_to,
                         value,
                         access_list,
-                        authorization_list: vec![signed_auth],
                         input,
                     },
-                    &d,
-                    &mut rng,
                 )
-                .into()
             }
             _ => signed(
+                &d,
+                &mut rng,
                 TxEip2930 {
                     chain_id,
                     nonce,
@@ -218,10 +217,7 @@ pub fn demo_txs(count: usize, seed: u64, chain_id: u64) -> Result<Vec<Vec<u8>>, 
                     access_list,
                     input,
                 },
-                &d,
-                &mut rng,
-            )
-            .into(),
+            ),
         };
         out.push(envelope.encoded_2718());
     }

@@ -21,26 +21,14 @@ use crate::native::public_key::PublicKey;
 use crate::native::recover::ecrecover;
 use crate::native::signature::{RecoveryId, Signature};
 
-use super::decode::{DecodedTx, TxType};
+use super::decode::DecodedTx;
 use super::rules::{check_rules, TxInvalid, TxPolicy};
 
-/// A valid signed transaction, as the batch takes it.
+/// A valid signed transaction, as the batch takes it: the decoded transaction, whose rules and
+/// signature have been checked, with the key our recovery gives.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TxRecord {
-    pub tx_type: TxType,
-    pub chain_id: Option<u64>,
-    /// The raw signed transaction.
-    pub raw: Vec<u8>,
-    /// keccak256(raw).
-    pub tx_hash: [u8; 32],
-    /// The unsigned transaction as signed (the EIP-2718 signing payload).
-    pub signing_payload: Vec<u8>,
-    /// keccak256(signing payload): the ECDSA message hash.
-    pub signing_hash: [u8; 32],
-    pub r: [u8; 32],
-    pub s: [u8; 32],
-    /// y(R) odd: the recovery id (0 or 1).
-    pub y_parity: bool,
+    pub tx: DecodedTx,
     /// The recovered public key.
     pub pubkey: PublicKey,
     /// The sender: the recovered key's address.
@@ -51,10 +39,10 @@ impl TxRecord {
     /// The batch-file record: signing hash, r, s, v = recovery id (0/1), key and address.
     pub fn signature_record(&self) -> SignatureRecord {
         SignatureRecord {
-            msg_hash: encode_hex(&self.signing_hash),
-            r: encode_hex(&self.r),
-            s: encode_hex(&self.s),
-            v: Some(u64::from(self.y_parity)),
+            msg_hash: encode_hex(&self.tx.signing_hash),
+            r: encode_hex(&self.tx.r),
+            s: encode_hex(&self.tx.s),
+            v: Some(u64::from(self.tx.y_parity)),
             pubkey: Some(encode_hex(&self.pubkey.to_sec1_uncompressed())),
             address: Some(encode_hex(&self.sender)),
         }
@@ -73,16 +61,8 @@ pub fn check_tx(tx: DecodedTx, policy: &TxPolicy) -> Result<TxRecord, TxInvalid>
     let id = RecoveryId::from_parts(tx.y_parity, false);
     let pubkey = ecrecover(&h, &sig, id).map_err(|e| TxInvalid::Recovery(e.to_string()))?;
     Ok(TxRecord {
-        tx_type: tx.tx_type,
-        chain_id: tx.chain_id,
-        tx_hash: tx.tx_hash,
-        signing_hash: tx.signing_hash,
-        r: tx.r,
-        s: tx.s,
-        y_parity: tx.y_parity,
+        tx,
         sender: pubkey.address(),
         pubkey,
-        signing_payload: tx.signing_payload,
-        raw: tx.raw,
     })
 }

@@ -93,10 +93,13 @@ pub struct StrippedFile {
 
 /// The three payloads of the module doc.
 pub fn payloads(records: &[TxRecord]) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
-    let signed: Vec<u8> = records.iter().flat_map(|r| r.raw.iter().copied()).collect();
+    let signed: Vec<u8> = records
+        .iter()
+        .flat_map(|r| r.tx.raw.iter().copied())
+        .collect();
     let unsigned: Vec<u8> = records
         .iter()
-        .flat_map(|r| r.signing_payload.iter().copied())
+        .flat_map(|r| r.tx.signing_payload.iter().copied())
         .collect();
     let mut stripped = unsigned.clone();
     for r in records {
@@ -125,10 +128,10 @@ impl StrippedFile {
             transactions: records
                 .iter()
                 .map(|r| StrippedTx {
-                    tx_type: r.tx_type.name().into(),
-                    unsigned: encode_hex(&r.signing_payload),
+                    tx_type: r.tx.tx_type.name().into(),
+                    unsigned: encode_hex(&r.tx.signing_payload),
                     sender: encode_hex(&r.sender),
-                    signing_hash: encode_hex(&r.signing_hash),
+                    signing_hash: encode_hex(&r.tx.signing_hash),
                 })
                 .collect(),
             bytes: byte_counts(records),

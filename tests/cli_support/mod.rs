@@ -21,13 +21,17 @@ pub fn run(bin: &str, args: &[&str]) -> Output {
     out
 }
 
-/// Asserts that `out` exited with `code`; on failure shows `what` and both output streams.
+/// The exit status and both output streams of a run, for failure messages.
+pub fn text(o: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Asserts that `out` exited with `code`; on failure shows `what` and the run's [`text`].
 pub fn assert_exit(out: &Output, code: i32, what: &str) {
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "{what}\nstderr: {}\nstdout: {}",
-        String::from_utf8_lossy(&out.stderr),
-        String::from_utf8_lossy(&out.stdout)
-    );
+    assert_eq!(out.status.code(), Some(code), "{what}\n{}", text(out));
 }
