@@ -1,0 +1,500 @@
+//! The Keccak chip's gates, fixed columns, lookups and tables.
+//!
+//! ## Columns
+//! A column group configured with `LayoutParams::keccak_digits = d > 0` has 30 Keccak advice
+//! columns after its looked-up ones ([`col`]): six kinds of five lane slots `x`:
+//! `U` (piece inputs), `O` (piece outputs), `V`, `W` (second pieces, message bytes),
+//! `H` (the state: χ outputs; digest bytes) and `B` (θ's column parities; digest halves).
+//! `V`, `H` and `B` have equality (bytes in, digest out).
+//!
+//! ## Tables
+//! Three `(tag, tag·in, tag·out)` tables, each with a `(0, 0, 0)` row for the rows where the
+//! lookup is off (every lookup input below is `(t, t·in, t·out)` with its row's fixed tag `t`,
+//! so a row with `t = 0` reads nothing and must match that row). Values are sparse base 8:
+//! one digit per Keccak bit.
+//! * **piece** ([`piece_entries`]): `N5[ℓ]` (tag ℓ): every ℓ-digit number with digits 0..=4 →
+//!   its digit parities (`ℓ = 1..=d`, exact length); `SH[ℓ, s]` (tag `100 + 10ℓ + s`): the
+//!   same, output shifted by `8^s`; `BYTE` (tag 200): byte → its 8 bits as digits; `UNPACK`
+//!   (tag 201): 4 digits 0..=2 → the nibble of their parities; `CONST[c]` (tag `300 + c`):
+//!   the single entry (c, sparse c) for the padding bytes 0x00, 0x01, 0x80, 0x81.
+//! * **chi** ([`chi_entries`]): `CHI` (tag 1): d digits 0..=4 → digit-wise `[0,1,1,0,0]`,
+//!   i.e. `3 − 2a + b − c ↦ a ⊕ (¬b ∧ c)`; `ID` (tag 2): d digits 0..=1 → themselves.
+//! * **theta** ([`theta_entries`]): `N6` (tag 1): d digits 0..=5 → their parities.
+//!
+//! Since every table entry's input is below `8^d` and has digits in its range, a looked-up
+//! input cell is a proven digit string of at most d digits (of exactly ℓ for `N5[ℓ]`,
+//! `SH[ℓ, s]`), and its output is the function of it the section names.
+//!
+//! ## Gates and what pins each cell they read
+//! With `m` parts per lane (`Geometry::parts`, positions `q_j`), an absorb or round block has
+//! five planes of `m` rows: row `y·m + j` holds part j of the five lanes of plane y in the
+//! slots x. All rotations below are relative to the block's first row, where the selector is.
+//! * **keccak round** ([`ROUND`]), one polynomial per output lane (x', y') = π(x, y):
+//!   `Σ pieces 8^pos·U/V = Σ_j 8^{q_j}(H_x[prev block, y, j] + B_{x−1}[j])
+//!   + Σ_j 8^{(q_j+1) mod 64} B_{x+1}[j] + ρc` where `ρc` is the pending round constant of
+//!   the previous round (fixed `RC` for lanes (0,0) and x = 1, its rotation by one `RC1` for
+//!   x = 4, 0 in round 0). The right side is θ's output lane as a digit sum (each digit ≤ 4:
+//!   a state bit, two parities, a constant bit), the left side the ρπ pieces at their
+//!   unrotated positions. Reads: `U`, `V` (looked up in `N5[len]` / `SH[ℓ, s]`: exact digit
+//!   strings), `H` of the previous block (looked up by that block's χ / absorb lookup),
+//!   `B` (looked up in `N6`). Both sides are integers below `8^64 < r`, so the equation holds
+//!   over the integers and, with digits below 8 on both sides, digit by digit: each piece
+//!   holds exactly θ's output digits at its position. Its output (`O`, or `W` already shifted
+//!   by `8^s`) is then part j of the rotated, normalised lane (θ, ρ, π done).
+//! * **keccak chi** lookup (every round row, slot x): input `3·(1…1) − 2(O_x + W_x) +
+//!   (O_{x+1} + W_{x+1}) − (O_{x+2} + W_{x+2})` (the `W` terms only on straddle rows, fixed
+//!   `FT_x`), output `H_x` = χ's part j of lane (x, y), ι pending. In absorb rows the same
+//!   lookup reads `O_x` alone through `ID`: `H_x = O_x`.
+//! * **keccak theta** lookup (plane-0 rows of a round block, slot x): input
+//!   `Σ_y H_x[prev block, y, j]` (digits ≤ 5), output `B_x[j]` = part j of θ's column parity C[x].
+//! * **keccak absorb** ([`ABSORB`]), one polynomial per lane (x, y):
+//!   `Σ_j 8^{q_j} U_x[y, j] = prev·(Σ_j 8^{q_j} H_x[prev block, y, j] + [x=y=0]·RC₂₃)
+//!   + [x+5y < 17]·Σ_{i<8} 8^{8i} W_x[y, i]`, with `U` in `N5[len]` (exact), `W` the sparse
+//!   bytes (`BYTE` for message bytes, whose `V` is a copy of the caller's byte: the byte's
+//!   range check; `CONST[c]` for padding, which pins both cells), `prev` fixed (0 for the
+//!   first block). Digits ≤ 3: each `U` piece is exactly the new state's digit sums, `O` its
+//!   parities, `H = O`.
+//! * **keccak squeeze** ([`SQUEEZE`]), 16 rows after the last round: for lanes x < 4,
+//!   `Σ_j 8^{q_j} H_x[prev block, 0, j] + [x=0]·RC₂₃ = Σ_{i<16} 8^{4i} U_x[i]` with `U` in
+//!   `UNPACK` (exact 4-digit strings, digits ≤ 2), `O_x[i]` the nibbles; the digest bytes
+//!   `H_x[i] = O_x[2i] + 16·O_x[2i+1]` (i < 8) and the halves `B_0[0]`, `B_1[0]` (bytes 0–15,
+//!   16–31, big-endian).
+
+use ff::Field;
+use halo2_proofs::circuit::{Layouter, Value};
+use halo2_proofs::plonk::{ConstraintSystem, Error, Expression, TableColumn, VirtualCells};
+use halo2_proofs::poly::Rotation;
+
+use super::geometry::{Geometry, PartSource};
+use super::spec::{all_digit_strings, lane, pi_source, sparse, RATE_LANES, RC};
+use crate::layout::{FixedId, GateId, GroupConfig, LayoutParams, Native, MAIN_COLS};
+
+/// The round gate (θ, ρ, π of one round; see the module doc).
+pub const ROUND: GateId = GateId::new("keccak round");
+/// The absorb gate.
+pub const ABSORB: GateId = GateId::new("keccak absorb");
+/// The squeeze gate.
+pub const SQUEEZE: GateId = GateId::new("keccak squeeze");
+
+/// `TAG_U.at(x)`: tag of slot x's `(U, O)` piece lookup.
+pub const TAG_U: FixedId = FixedId::new("keccak piece tag");
+/// `TAG_V.at(x)`: tag of slot x's `(V, W)` piece lookup.
+pub const TAG_V: FixedId = FixedId::new("keccak second piece tag");
+/// Tag of the χ lookup (CHI in round rows, ID in absorb rows).
+pub const TAG_CHI: FixedId = FixedId::new("keccak chi tag");
+/// `tag·1` on round rows: weight of the χ combination of `O`.
+pub const CHI_ROUND: FixedId = FixedId::new("keccak chi round");
+/// `tag·1` on absorb rows: weight of `O_x` alone.
+pub const CHI_ABSORB: FixedId = FixedId::new("keccak chi absorb");
+/// `tag·3·(1…1)` of the row's part length.
+pub const CHI_ONES: FixedId = FixedId::new("keccak chi ones");
+/// `CHI_STRADDLE.at(x)`: `tag` on the straddle row of slot x (its `W` joins its `O`).
+pub const CHI_STRADDLE: FixedId = FixedId::new("keccak chi straddle");
+/// Tag of the θ lookup (N6 on plane-0 rows of round blocks).
+pub const TAG_THETA: FixedId = FixedId::new("keccak theta tag");
+/// The previous round's constant, sparse (first row of a round block).
+pub const RC_FIXED: FixedId = FixedId::new("keccak rc");
+/// That constant rotated by one, sparse.
+pub const RC_ROT: FixedId = FixedId::new("keccak rc rot1");
+/// 1 on the first row of an absorb block that continues a state, else 0.
+pub const PREV: FixedId = FixedId::new("keccak prev");
+
+/// Column kinds (see the module doc).
+pub const U: usize = 0;
+pub const O: usize = 1;
+pub const V: usize = 2;
+pub const W: usize = 3;
+pub const H: usize = 4;
+pub const B: usize = 5;
+
+/// Piece-table tags.
+pub const fn tag_n5(len: u32) -> u64 {
+    len as u64
+}
+pub const fn tag_shifted(len: u32, s: u32) -> u64 {
+    100 + 10 * len as u64 + s as u64
+}
+pub const TAG_BYTE: u64 = 200;
+pub const TAG_UNPACK: u64 = 201;
+pub const fn tag_const(c: u8) -> u64 {
+    300 + c as u64
+}
+/// The padding bytes with a `CONST` section.
+pub const CONST_BYTES: [u8; 4] = [0x00, 0x01, 0x80, 0x81];
+/// Chi-table tags.
+pub const TAG_CHI_CHI: u64 = 1;
+pub const TAG_CHI_ID: u64 = 2;
+/// Theta-table tag.
+pub const TAG_N6: u64 = 1;
+
+/// The builder column of kind `kind`, slot `x`.
+pub fn col(params: &LayoutParams, kind: usize, x: usize) -> usize {
+    MAIN_COLS + params.lookup_cols + kind * 5 + x
+}
+
+/// The fixed columns of the Keccak layer, in allocation order (none without Keccak).
+pub fn fixed_columns(params: &LayoutParams) -> Vec<FixedId> {
+    if params.keccak_digits == 0 {
+        return Vec::new();
+    }
+    let mut v: Vec<FixedId> = (0..5).map(|x| TAG_U.at(x)).collect();
+    v.extend((0..5).map(|x| TAG_V.at(x)));
+    v.extend([TAG_CHI, CHI_ROUND, CHI_ABSORB, CHI_ONES]);
+    v.extend((0..5).map(|x| CHI_STRADDLE.at(x)));
+    v.extend([TAG_THETA, RC_FIXED, RC_ROT, PREV]);
+    v
+}
+
+/// The gates of the Keccak layer, in selector order (none without Keccak).
+pub fn gates(params: &LayoutParams) -> Vec<GateId> {
+    if params.keccak_digits == 0 {
+        Vec::new()
+    } else {
+        vec![ROUND, ABSORB, SQUEEZE]
+    }
+}
+
+/// `8^e` in the native field.
+pub fn pow8(e: u32) -> Native {
+    Native::from(8u64).pow_vartime([e as u64])
+}
+
+/// `Σ_{i<len} bit_{start+i}(v)·8^i` in the field (a whole lane does not fit a `u64`).
+pub fn sparse_native(v: u64, start: u32, len: u32) -> Native {
+    (0..len)
+        .filter(|i| (v >> (start + i)) & 1 == 1)
+        .map(pow8)
+        .fold(Native::ZERO, |a, b| a + b)
+}
+
+/// `3·Σ_{i<len} 8^i`: the constant of χ's lookup input for a part of `len` digits.
+pub fn chi_ones(len: u32) -> u64 {
+    3 * (0..len).map(|i| 8u64.pow(i)).sum::<u64>()
+}
+
+/// The three Keccak tables (see the module doc).
+#[derive(Clone, Debug)]
+pub struct KeccakTables {
+    pub geometry: Geometry,
+    pub piece: [TableColumn; 3],
+    pub chi: [TableColumn; 3],
+    pub theta: [TableColumn; 3],
+}
+
+type Entry = (u64, u64, u64);
+
+fn parity(digits: &[u8]) -> u64 {
+    digits
+        .iter()
+        .rev()
+        .fold(0u64, |acc, d| acc * 8 + (d % 2) as u64)
+}
+
+fn packed(digits: &[u8]) -> u64 {
+    digits.iter().rev().fold(0u64, |acc, d| acc * 8 + *d as u64)
+}
+
+/// The piece table's entries (without the zero row).
+pub fn piece_entries(g: &Geometry) -> Vec<Entry> {
+    let mut v = Vec::new();
+    for len in 1..=g.d {
+        for ds in all_digit_strings(5, len as usize) {
+            v.push((tag_n5(len), packed(&ds), parity(&ds)));
+        }
+    }
+    for (len, s) in g.shifted_sections() {
+        for ds in all_digit_strings(5, len as usize) {
+            v.push((tag_shifted(len, s), packed(&ds), parity(&ds) << (3 * s)));
+        }
+    }
+    for byte in 0..=255u64 {
+        v.push((TAG_BYTE, byte, sparse(byte, 0, 8)));
+    }
+    for ds in all_digit_strings(3, 4) {
+        let nibble = ds
+            .iter()
+            .rev()
+            .fold(0u64, |acc, d| acc * 2 + (d % 2) as u64);
+        v.push((TAG_UNPACK, packed(&ds), nibble));
+    }
+    for c in CONST_BYTES {
+        v.push((tag_const(c), c as u64, sparse(c as u64, 0, 8)));
+    }
+    v
+}
+
+/// The chi table's entries (without the zero row).
+pub fn chi_entries(g: &Geometry) -> Vec<Entry> {
+    const CHI: [u8; 5] = [0, 1, 1, 0, 0];
+    let mut v = Vec::new();
+    for ds in all_digit_strings(5, g.d as usize) {
+        let out: Vec<u8> = ds.iter().map(|d| CHI[*d as usize]).collect();
+        v.push((TAG_CHI_CHI, packed(&ds), packed(&out)));
+    }
+    for ds in all_digit_strings(2, g.d as usize) {
+        v.push((TAG_CHI_ID, packed(&ds), packed(&ds)));
+    }
+    v
+}
+
+/// The theta table's entries (without the zero row).
+pub fn theta_entries(g: &Geometry) -> Vec<Entry> {
+    all_digit_strings(6, g.d as usize)
+        .map(|ds| (TAG_N6, packed(&ds), parity(&ds)))
+        .collect()
+}
+
+/// Rows of the largest Keccak table for `d` digits (zero row included); 0 for `d = 0`.
+pub fn table_rows(d: u32) -> usize {
+    if d == 0 {
+        return 0;
+    }
+    let g = Geometry::new(d);
+    1 + piece_entries(&g)
+        .len()
+        .max(chi_entries(&g).len())
+        .max(theta_entries(&g).len())
+}
+
+impl KeccakTables {
+    /// Allocates the nine table columns.
+    pub fn configure(meta: &mut ConstraintSystem<Native>, params: &LayoutParams) -> Self {
+        let mut t = || {
+            [
+                meta.lookup_table_column(),
+                meta.lookup_table_column(),
+                meta.lookup_table_column(),
+            ]
+        };
+        Self {
+            geometry: Geometry::new(params.keccak_digits),
+            piece: t(),
+            chi: t(),
+            theta: t(),
+        }
+    }
+
+    /// Fills the three tables.
+    pub fn load(&self, layouter: &mut impl Layouter<Native>) -> Result<(), Error> {
+        let g = &self.geometry;
+        for (name, cols, entries) in [
+            ("keccak piece table", self.piece, piece_entries(g)),
+            ("keccak chi table", self.chi, chi_entries(g)),
+            ("keccak theta table", self.theta, theta_entries(g)),
+        ] {
+            layouter.assign_table(
+                || name,
+                |mut t| {
+                    for (row, (tag, i, o)) in std::iter::once((0, 0, 0))
+                        .chain(entries.iter().copied())
+                        .enumerate()
+                    {
+                        let tag = Native::from(tag);
+                        for (c, v) in cols
+                            .iter()
+                            .zip([tag, tag * Native::from(i), tag * Native::from(o)])
+                        {
+                            t.assign_cell(|| name, *c, row, || Value::known(v))?;
+                        }
+                    }
+                    Ok(())
+                },
+            )?;
+        }
+        Ok(())
+    }
+}
+
+fn q(m: &mut VirtualCells<'_, Native>, g: &GroupConfig, kind: usize, x: usize, rot: i32) -> Expression<Native> {
+    m.query_advice(g.keccak[kind * 5 + x], Rotation(rot))
+}
+
+fn fx(m: &mut VirtualCells<'_, Native>, g: &GroupConfig, f: FixedId) -> Expression<Native> {
+    m.query_fixed(g.fixed(f), Rotation::cur())
+}
+
+fn zero() -> Expression<Native> {
+    Expression::Constant(Native::ZERO)
+}
+
+/// Adds the Keccak gates and lookups of one column group (nothing if it has no Keccak
+/// columns). See the module doc for each polynomial and what pins the cells it reads.
+pub fn configure(meta: &mut ConstraintSystem<Native>, g: &GroupConfig, t: &KeccakTables) {
+    if g.keccak.is_empty() {
+        return;
+    }
+    let geo = t.geometry.clone();
+    let mm = geo.m() as i32;
+    let prev_block = -5 * mm;
+    let rc23 = sparse_native(RC[23], 0, 64);
+    let c = g.clone();
+    let gm = geo.clone();
+    meta.create_gate("keccak round", move |m| {
+        let s = m.query_selector(c.selector(ROUND));
+        let krc = fx(m, &c, RC_FIXED);
+        let krc1 = fx(m, &c, RC_ROT);
+        let mut polys = Vec::new();
+        for xo in 0..5 {
+            for yo in 0..5 {
+                let (x, y) = pi_source(xo, yo);
+                let mut e = zero();
+                for (j, src) in gm.sources[xo][yo].iter().enumerate() {
+                    let row = yo as i32 * mm + j as i32;
+                    match src {
+                        PartSource::Whole(p) => e = e + q(m, &c, U, xo, row) * pow8(p.pos),
+                        PartSource::Straddle { top, bottom, .. } => {
+                            e = e
+                                + q(m, &c, U, xo, row) * pow8(top.pos)
+                                + q(m, &c, V, xo, row) * pow8(bottom.pos)
+                        }
+                    }
+                }
+                for (j, &(qj, _)) in gm.parts.iter().enumerate() {
+                    let j = j as i32;
+                    let h = q(m, &c, H, x, prev_block + y as i32 * mm + j);
+                    let bl = q(m, &c, B, (x + 4) % 5, j);
+                    let br = q(m, &c, B, (x + 1) % 5, j);
+                    e = e - (h + bl) * pow8(qj) - br * pow8((qj + 1) % 64);
+                }
+                if (x, y) == (0, 0) || x == 1 {
+                    e = e - krc.clone();
+                }
+                if x == 4 {
+                    e = e - krc1.clone();
+                }
+                polys.push(s.clone() * e);
+            }
+        }
+        polys
+    });
+    let c = g.clone();
+    let gm = geo.clone();
+    meta.create_gate("keccak absorb", move |m| {
+        let s = m.query_selector(c.selector(ABSORB));
+        let prev = fx(m, &c, PREV);
+        let mut polys = Vec::new();
+        for y in 0..5 {
+            for x in 0..5 {
+                let mut new = zero();
+                let mut old = zero();
+                for (j, &(qj, _)) in gm.parts.iter().enumerate() {
+                    let row = y as i32 * mm + j as i32;
+                    new = new + q(m, &c, U, x, row) * pow8(qj);
+                    old = old + q(m, &c, H, x, prev_block + row) * pow8(qj);
+                }
+                if (x, y) == (0, 0) {
+                    old = old + Expression::Constant(rc23);
+                }
+                let mut e = new - prev.clone() * old;
+                if lane(x, y) < RATE_LANES {
+                    for i in 0..8 {
+                        e = e - q(m, &c, W, x, y as i32 * mm + i) * pow8(8 * i as u32);
+                    }
+                }
+                polys.push(s.clone() * e);
+            }
+        }
+        polys
+    });
+    let c = g.clone();
+    let gm = geo.clone();
+    meta.create_gate("keccak squeeze", move |m| {
+        let s = m.query_selector(c.selector(SQUEEZE));
+        let mut polys = Vec::new();
+        for x in 0..4 {
+            let mut e = zero();
+            for (j, &(qj, _)) in gm.parts.iter().enumerate() {
+                e = e + q(m, &c, H, x, prev_block + j as i32) * pow8(qj);
+            }
+            if x == 0 {
+                e = e + Expression::Constant(rc23);
+            }
+            for i in 0..16 {
+                e = e - q(m, &c, U, x, i) * pow8(4 * i as u32);
+            }
+            polys.push(s.clone() * e);
+            for i in 0..8 {
+                let byte = q(m, &c, H, x, i)
+                    - q(m, &c, O, x, 2 * i)
+                    - q(m, &c, O, x, 2 * i + 1) * Native::from(16u64);
+                polys.push(s.clone() * byte);
+            }
+        }
+        for half in 0..2 {
+            let mut e = q(m, &c, B, half, 0);
+            for b in 0..16usize {
+                let byte = q(m, &c, H, 2 * half + b / 8, (b % 8) as i32);
+                e = e - byte * Native::from(256u64).pow_vartime([(15 - b) as u64]);
+            }
+            polys.push(s.clone() * e);
+        }
+        polys
+    });
+    for x in 0..5 {
+        let c = g.clone();
+        meta.lookup("keccak piece", move |m| {
+            let tag = fx(m, &c, TAG_U.at(x));
+            let (i, o) = (q(m, &c, U, x, 0), q(m, &c, O, x, 0));
+            vec![
+                (tag.clone(), t_col(&t.piece, 0)),
+                (tag.clone() * i, t_col(&t.piece, 1)),
+                (tag * o, t_col(&t.piece, 2)),
+            ]
+        });
+    }
+    for x in 0..5 {
+        let c = g.clone();
+        meta.lookup("keccak second piece", move |m| {
+            let tag = fx(m, &c, TAG_V.at(x));
+            let (i, o) = (q(m, &c, V, x, 0), q(m, &c, W, x, 0));
+            vec![
+                (tag.clone(), t.piece[0]),
+                (tag.clone() * i, t.piece[1]),
+                (tag * o, t.piece[2]),
+            ]
+        });
+    }
+    for x in 0..5 {
+        let c = g.clone();
+        meta.lookup("keccak chi", move |m| {
+            let tag = fx(m, &c, TAG_CHI);
+            let rnd = fx(m, &c, CHI_ROUND);
+            let abs = fx(m, &c, CHI_ABSORB);
+            let ones = fx(m, &c, CHI_ONES);
+            let lane_part = |m: &mut VirtualCells<'_, Native>, k: usize| {
+                let xk = (x + k) % 5;
+                let ft = m.query_fixed(c.fixed(CHI_STRADDLE.at(xk)), Rotation::cur());
+                (q(m, &c, O, xk, 0), ft * q(m, &c, W, xk, 0))
+            };
+            let (a, aw) = lane_part(m, 0);
+            let (b, bw) = lane_part(m, 1);
+            let (cc, cw) = lane_part(m, 2);
+            let input = ones + rnd * (b - a.clone() * Native::from(2u64) - cc) + abs * a
+                - aw * Native::from(2u64)
+                + bw
+                - cw;
+            let out = tag.clone() * q(m, &c, H, x, 0);
+            vec![(tag, t.chi[0]), (input, t.chi[1]), (out, t.chi[2])]
+        });
+    }
+    for x in 0..5 {
+        let c = g.clone();
+        meta.lookup("keccak theta", move |m| {
+            let tag = fx(m, &c, TAG_THETA);
+            let mut sum = zero();
+            for y in 0..5 {
+                sum = sum + q(m, &c, H, x, prev_block + y * mm);
+            }
+            let out = q(m, &c, B, x, 0);
+            vec![
+                (tag.clone(), t.theta[0]),
+                (tag.clone() * sum, t.theta[1]),
+                (tag * out, t.theta[2]),
+            ]
+        });
+    }
+}
+
+fn t_col(cols: &[TableColumn; 3], i: usize) -> TableColumn {
+    cols[i]
+}
