@@ -136,7 +136,9 @@ impl KeccakChip {
             for x in 0..5usize {
                 let idx = lane(x, y);
                 let msg = if idx < RATE_LANES {
-                    (0..8).fold(0u64, |acc, i| acc | (bytes[8 * idx + i].value() as u64) << (8 * i))
+                    (0..8).fold(0u64, |acc, i| {
+                        acc | (bytes[8 * idx + i].value() as u64) << (8 * i)
+                    })
                 } else {
                     0
                 };
@@ -193,7 +195,11 @@ impl KeccakChip {
             let row = r0 + j as u32;
             b.set_fixed(TAG_THETA, row, Native::from(TAG_N6));
             for (x, c) in bc.iter().enumerate() {
-                b.assign(row, self.c(B, x), Native::from(sparse(*c, q as usize, len as usize)));
+                b.assign(
+                    row,
+                    self.c(B, x),
+                    Native::from(sparse(*c, q as usize, len as usize)),
+                );
             }
         }
         // θ's output lanes as digit sums (each digit ≤ 4).
@@ -232,11 +238,7 @@ impl KeccakChip {
                             let (pos, len) = (p.pos as usize, p.len as usize);
                             b.set_fixed(TAG_U.at(xo), row, Native::from(tag_n5(p.len)));
                             b.assign(row, self.c(U, xo), Native::from(pack(dig, pos, len)));
-                            b.assign(
-                                row,
-                                self.c(O, xo),
-                                Native::from(parity_pack(dig, pos, len)),
-                            );
+                            b.assign(row, self.c(O, xo), Native::from(parity_pack(dig, pos, len)));
                         }
                         PartSource::Straddle { top, bottom, s } => {
                             let (tp, tl) = (top.pos as usize, top.len as usize);
@@ -291,15 +293,19 @@ impl KeccakChip {
     fn squeeze(&self, b: &mut Builder, s0: u32, h: &[u64; 25], pend: u64) -> KeccakDigest {
         b.enable(SQUEEZE, s0);
         let mut bytes = Vec::with_capacity(32);
-        for x in 0..4 {
+        for (x, hx) in h.iter().take(4).enumerate() {
             let extra = if x == 0 { pend } else { 0 };
-            let (hd, pd) = (digits_of(h[x]), digits_of(extra));
+            let (hd, pd) = (digits_of(*hx), digits_of(extra));
             let digits: [u8; 64] = std::array::from_fn(|i| hd[i] + pd[i]);
-            let v = h[x] ^ extra;
+            let v = hx ^ extra;
             for i in 0..16u32 {
                 let row = s0 + i;
                 b.set_fixed(TAG_U.at(x), row, Native::from(TAG_UNPACK));
-                b.assign(row, self.c(U, x), Native::from(pack(&digits, 4 * i as usize, 4)));
+                b.assign(
+                    row,
+                    self.c(U, x),
+                    Native::from(pack(&digits, 4 * i as usize, 4)),
+                );
                 b.assign(row, self.c(O, x), Native::from((v >> (4 * i)) & 15));
             }
             for i in 0..8u32 {

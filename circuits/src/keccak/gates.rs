@@ -290,9 +290,9 @@ impl KeccakTables {
                         .enumerate()
                     {
                         let tag = Native::from(tag);
-                        for (c, v) in cols
-                            .iter()
-                            .zip([tag, tag * Native::from(i), tag * Native::from(o)])
+                        for (c, v) in
+                            cols.iter()
+                                .zip([tag, tag * Native::from(i), tag * Native::from(o)])
                         {
                             t.assign_cell(|| name, *c, row, || Value::known(v))?;
                         }
@@ -305,7 +305,13 @@ impl KeccakTables {
     }
 }
 
-fn q(m: &mut VirtualCells<'_, Native>, g: &GroupConfig, kind: usize, x: usize, rot: i32) -> Expression<Native> {
+fn q(
+    m: &mut VirtualCells<'_, Native>,
+    g: &GroupConfig,
+    kind: usize,
+    x: usize,
+    rot: i32,
+) -> Expression<Native> {
     m.query_advice(g.keccak[kind * 5 + x], Rotation(rot))
 }
 

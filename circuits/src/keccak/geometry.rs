@@ -39,7 +39,10 @@ impl Geometry {
     /// The plan for `d` digits per chunk (`2 ≤ d ≤ 8`: a lane has at least 8 parts, so a
     /// plane's rows hold the 8 bytes of each lane of the absorb block).
     pub fn new(d: u32) -> Self {
-        assert!((2..=8).contains(&d), "Keccak chunks of 2..=8 digits, not {d}");
+        assert!(
+            (2..=8).contains(&d),
+            "Keccak chunks of 2..=8 digits, not {d}"
+        );
         let mut parts = Vec::new();
         let mut q = 0;
         while q < 63 {
@@ -60,7 +63,10 @@ impl Geometry {
                                 if r > q && r < q + len {
                                     let s = r - q;
                                     PartSource::Straddle {
-                                        top: Piece { pos: 64 - s, len: s },
+                                        top: Piece {
+                                            pos: 64 - s,
+                                            len: s,
+                                        },
                                         bottom: Piece {
                                             pos: 0,
                                             len: q + len - r,
@@ -148,7 +154,9 @@ mod tests {
                         let (q, _) = g.parts[j];
                         let pieces = match src {
                             PartSource::Whole(p) => vec![(*p, 0)],
-                            PartSource::Straddle { top, bottom, s } => vec![(*top, 0), (*bottom, *s)],
+                            PartSource::Straddle { top, bottom, s } => {
+                                vec![(*top, 0), (*bottom, *s)]
+                            }
                         };
                         for (p, off) in pieces {
                             for i in 0..p.len {

@@ -23,7 +23,8 @@ mod ids;
 
 pub use assign::{assign_builder, load_range_table};
 pub use builder::{lane_of, local_row, AssignedValue, Builder, CellRef, LayoutStats, LANE_SHIFT};
-pub use config::{GroupConfig, LayoutParams, CHALLENGES_PER_GATE, COPYABLE_LOOKUP_COLS, KECCAK_COLS, MAIN_COLS,
+pub use config::{
+    GroupConfig, LayoutParams, CHALLENGES_PER_GATE, COPYABLE_LOOKUP_COLS, KECCAK_COLS, MAIN_COLS,
 };
 pub use gates::{
     configure_instance_gate, configure_linear_row, ALPHA, BETA, GAMMA, INSTANCE, LINEAR_ROW,
