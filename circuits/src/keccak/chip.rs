@@ -6,8 +6,8 @@ use ff::{Field, PrimeField};
 
 use super::gates::{
     chi_ones, col, sparse_native, tag_const, tag_n5, tag_shifted, B, CHI_ABSORB, CHI_ONES,
-    CHI_ROUND, CHI_STRADDLE, CONST_BYTES, H, O, PREV, RC_FIXED, RC_ROT, ROUND, SQUEEZE, TAG_BYTE,
-    TAG_CHI, TAG_CHI_CHI, TAG_CHI_ID, TAG_N6, TAG_THETA, TAG_U, TAG_UNPACK, TAG_V, U, V, W,
+    CHI_ROUND, CHI_STRADDLE, CONST_BYTES, H, O, PREV, RC_FIXED, RC_ROT, ROUND, SQUEEZE, SV, SW,
+    TAG_BYTE, TAG_CHI, TAG_CHI_CHI, TAG_CHI_ID, TAG_N6, TAG_S, TAG_THETA, TAG_U, TAG_UNPACK, U,
 };
 use super::geometry::{Geometry, PartSource};
 use super::spec::{digits_of, lane, pack, pi_source, sparse, RATE, RATE_LANES, RC, RHO, ROUNDS};
@@ -95,9 +95,10 @@ impl KeccakChip {
         let mut row = b.new_rows(self.geometry.hash_rows(blocks) as u32);
         let mut h = [0u64; 25];
         let mut pend = 0u64;
+        let pre = self.geometry.absorb_pre() as u32;
         for (k, chunk) in padded.chunks(RATE).enumerate() {
-            self.absorb(b, row, k > 0, chunk, &mut h, &mut pend);
-            row += block_rows;
+            self.absorb(b, row + pre, k > 0, chunk, &mut h, &mut pend);
+            row += pre + block_rows;
             for (i, rc) in RC.iter().enumerate().take(ROUNDS) {
                 self.round(b, row, i, &mut h, &mut pend);
                 debug_assert_eq!(pend, *rc);
@@ -109,7 +110,8 @@ impl KeccakChip {
         digest
     }
 
-    /// The absorb block at `a0`: the new state `prev·(old state) ⊕ block` in the state
+    /// The absorb block whose state rows start at `a0` (its byte rows may start before): the
+    /// new state `prev·(old state) ⊕ block` in the state
     /// columns, each lane normalised through exact `N5` pieces.
     fn absorb(
         &self,
@@ -155,27 +157,25 @@ impl KeccakChip {
                     b.assign(row, self.c(O, x), o);
                     b.assign(row, self.c(H, x), o);
                 }
-                if idx < RATE_LANES {
-                    for i in 0..8 {
-                        let row = a0 + y as u32 * m + i;
-                        let byte = bytes[8 * idx + i as usize];
-                        let v = byte.value();
-                        match byte {
-                            PaddedByte::Message(cell, _) => {
-                                b.set_fixed(TAG_V.at(x), row, Native::from(TAG_BYTE));
-                                b.copy_of(&cell, row, self.c(V, x));
-                            }
-                            PaddedByte::Pad(c) => {
-                                debug_assert!(CONST_BYTES.contains(&c));
-                                b.set_fixed(TAG_V.at(x), row, Native::from(tag_const(c)));
-                                b.assign(row, self.c(V, x), Native::from(c as u64));
-                            }
-                        }
-                        b.assign(row, self.c(W, x), Native::from(sparse(v as u64, 0, 8)));
-                    }
-                }
                 h[idx] = lane_of_digits(&digits);
             }
+        }
+        for (t, byte) in bytes.iter().enumerate() {
+            let (rel, p) = self.geometry.byte_slot(t);
+            let row = (a0 as i64 + rel as i64) as u32;
+            match byte {
+                PaddedByte::Message(cell, _) => {
+                    b.set_fixed(TAG_S.at(p), row, Native::from(TAG_BYTE));
+                    b.copy_of(cell, row, self.c(SV, p));
+                }
+                PaddedByte::Pad(c) => {
+                    debug_assert!(CONST_BYTES.contains(c));
+                    b.set_fixed(TAG_S.at(p), row, Native::from(tag_const(*c)));
+                    b.assign(row, self.c(SV, p), Native::from(*c as u64));
+                }
+            }
+            let v = byte.value() as u64;
+            b.assign(row, self.c(SW, p), Native::from(sparse(v, 0, 8)));
         }
         *pend = 0;
     }
@@ -191,15 +191,13 @@ impl KeccakChip {
             b.set_fixed(RC_ROT, r0, sparse_native(pend.rotate_left(1), 0, 64));
         }
         let bc: [u64; 5] = std::array::from_fn(|x| (0..5).fold(0, |a, y| a ^ h[lane(x, y)]));
-        for (j, &(q, len)) in g.parts.iter().enumerate() {
-            let row = r0 + j as u32;
-            b.set_fixed(TAG_THETA, row, Native::from(TAG_N6));
-            for (x, c) in bc.iter().enumerate() {
-                b.assign(
-                    row,
-                    self.c(B, x),
-                    Native::from(sparse(*c, q as usize, len as usize)),
-                );
+        // Part j of C[x] on row x·m + j.
+        for (x, c) in bc.iter().enumerate() {
+            for (j, &(q, len)) in g.parts.iter().enumerate() {
+                let row = r0 + x as u32 * m + j as u32;
+                b.set_fixed(TAG_THETA.at(x), row, Native::from(TAG_N6));
+                let v = Native::from(sparse(*c, q as usize, len as usize));
+                b.assign(row, self.c(B, 0), v);
             }
         }
         // θ's output lanes as digit sums (each digit ≤ 4).
@@ -246,18 +244,14 @@ impl KeccakChip {
                             b.set_fixed(TAG_U.at(xo), row, Native::from(tag_n5(top.len)));
                             b.assign(row, self.c(U, xo), Native::from(pack(dig, tp, tl)));
                             b.assign(row, self.c(O, xo), Native::from(parity_pack(dig, tp, tl)));
-                            b.set_fixed(
-                                TAG_V.at(xo),
-                                row,
-                                Native::from(tag_shifted(bottom.len, *s)),
-                            );
-                            b.assign(row, self.c(V, xo), Native::from(pack(dig, 0, bl)));
-                            b.assign(
-                                row,
-                                self.c(W, xo),
-                                Native::from(parity_pack(dig, 0, bl) << (3 * s)),
-                            );
-                            b.set_fixed(CHI_STRADDLE.at(xo), row, Native::from(TAG_CHI_CHI));
+                            let p = g.pair[xo][yo].expect("a straddle has a pair");
+                            let tag = Native::from(tag_shifted(bottom.len, *s));
+                            b.set_fixed(TAG_S.at(p), row, tag);
+                            b.assign(row, self.c(SV, p), Native::from(pack(dig, 0, bl)));
+                            let w = parity_pack(dig, 0, bl) << (3 * s);
+                            b.assign(row, self.c(SW, p), Native::from(w));
+                            let chi = Native::from(TAG_CHI_CHI);
+                            b.set_fixed(CHI_STRADDLE.at(5 * p + xo), row, chi);
                         }
                     }
                 }
@@ -318,7 +312,7 @@ impl KeccakChip {
                 .fold(Native::ZERO, |acc, c| acc * Native::from(256u64) + c.value)
         };
         let hi = b.assign(s0, self.c(B, 0), half(&bytes[..16]));
-        let lo = b.assign(s0, self.c(B, 1), half(&bytes[16..]));
+        let lo = b.assign(s0 + 1, self.c(B, 0), half(&bytes[16..]));
         KeccakDigest { bytes, hi, lo }
     }
 }

@@ -65,7 +65,7 @@ use halo2_proofs::circuit::{Layouter, Value};
 use halo2_proofs::plonk::{ConstraintSystem, Error, Expression, TableColumn, VirtualCells};
 use halo2_proofs::poly::Rotation;
 
-use super::geometry::{Geometry, PartSource};
+use super::geometry::{Geometry, PartSource, PAIRS};
 use super::spec::{all_digit_strings, lane, pi_source, sparse, RATE_LANES, RC};
 use crate::layout::{FixedId, GateId, GroupConfig, LayoutParams, Native, MAIN_COLS};
 
@@ -78,8 +78,8 @@ pub const SQUEEZE: GateId = GateId::new("keccak squeeze");
 
 /// `TAG_U.at(x)`: tag of slot x's `(U, O)` piece lookup.
 pub const TAG_U: FixedId = FixedId::new("keccak piece tag");
-/// `TAG_V.at(x)`: tag of slot x's `(V, W)` piece lookup.
-pub const TAG_V: FixedId = FixedId::new("keccak second piece tag");
+/// `TAG_S.at(p)`: tag of pair p's `(SV, SW)` second-piece lookup.
+pub const TAG_S: FixedId = FixedId::new("keccak second piece tag");
 /// Tag of the χ lookup (CHI in round rows, ID in absorb rows).
 pub const TAG_CHI: FixedId = FixedId::new("keccak chi tag");
 /// `tag·1` on round rows: weight of the χ combination of `O`.
@@ -88,9 +88,11 @@ pub const CHI_ROUND: FixedId = FixedId::new("keccak chi round");
 pub const CHI_ABSORB: FixedId = FixedId::new("keccak chi absorb");
 /// `tag·3·(1…1)` of the row's part length.
 pub const CHI_ONES: FixedId = FixedId::new("keccak chi ones");
-/// `CHI_STRADDLE.at(x)`: `tag` on the straddle row of slot x (its `W` joins its `O`).
+/// `CHI_STRADDLE.at(5p + x)`: `tag` on the straddle row of slot x whose bottom piece is in
+/// pair p (its `SW_p` joins its `O`).
 pub const CHI_STRADDLE: FixedId = FixedId::new("keccak chi straddle");
-/// Tag of the θ lookup (N6 on plane-0 rows of round blocks).
+/// `TAG_THETA.at(x)`: tag of the θ lookup on the plane-x rows of round blocks (N6), whose
+/// `B` is part j of column parity C[x].
 pub const TAG_THETA: FixedId = FixedId::new("keccak theta tag");
 /// The previous round's constant, sparse (first row of a round block).
 pub const RC_FIXED: FixedId = FixedId::new("keccak rc");
@@ -99,13 +101,14 @@ pub const RC_ROT: FixedId = FixedId::new("keccak rc rot1");
 /// 1 on the first row of an absorb block that continues a state, else 0.
 pub const PREV: FixedId = FixedId::new("keccak prev");
 
-/// Column kinds (see the module doc).
+/// Column kinds (see the module doc): `U`, `O`, `H` have five slots, `B` one column, `SV`,
+/// `SW` one per pair.
 pub const U: usize = 0;
 pub const O: usize = 1;
-pub const V: usize = 2;
-pub const W: usize = 3;
-pub const H: usize = 4;
-pub const B: usize = 5;
+pub const H: usize = 2;
+pub const B: usize = 3;
+pub const SV: usize = 4;
+pub const SW: usize = 5;
 
 /// Piece-table tags.
 pub const fn tag_n5(len: u32) -> u64 {
@@ -127,9 +130,23 @@ pub const TAG_CHI_ID: u64 = 2;
 /// Theta-table tag.
 pub const TAG_N6: u64 = 1;
 
-/// The builder column of kind `kind`, slot `x`.
-pub fn col(params: &LayoutParams, kind: usize, x: usize) -> usize {
-    MAIN_COLS + params.lookup_cols + kind * 5 + x
+/// Index of kind `kind`, slot or pair `i`, among the group's Keccak columns:
+/// `U0..4, O0..4, H0..4, B, SV0, SW0, SV1, SW1` (equality on `H`, `B`, `SV`:
+/// `layout::KECCAK_EQUALITY`).
+pub const fn kcol(kind: usize, i: usize) -> usize {
+    match kind {
+        U => i,
+        O => 5 + i,
+        H => 10 + i,
+        B => 15,
+        SV => 16 + 2 * i,
+        _ => 17 + 2 * i,
+    }
+}
+
+/// The builder column of kind `kind`, slot or pair `i`.
+pub fn col(params: &LayoutParams, kind: usize, i: usize) -> usize {
+    MAIN_COLS + params.lookup_cols + kcol(kind, i)
 }
 
 /// The fixed columns of the Keccak layer, in allocation order (none without Keccak).
@@ -138,10 +155,11 @@ pub fn fixed_columns(params: &LayoutParams) -> Vec<FixedId> {
         return Vec::new();
     }
     let mut v: Vec<FixedId> = (0..5).map(|x| TAG_U.at(x)).collect();
-    v.extend((0..5).map(|x| TAG_V.at(x)));
+    v.extend((0..PAIRS).map(|p| TAG_S.at(p)));
     v.extend([TAG_CHI, CHI_ROUND, CHI_ABSORB, CHI_ONES]);
-    v.extend((0..5).map(|x| CHI_STRADDLE.at(x)));
-    v.extend([TAG_THETA, RC_FIXED, RC_ROT, PREV]);
+    v.extend((0..5 * PAIRS).map(|i| CHI_STRADDLE.at(i)));
+    v.extend((0..5).map(|x| TAG_THETA.at(x)));
+    v.extend([RC_FIXED, RC_ROT, PREV]);
     v
 }
 
@@ -312,7 +330,7 @@ fn q(
     x: usize,
     rot: i32,
 ) -> Expression<Native> {
-    m.query_advice(g.keccak[kind * 5 + x], Rotation(rot))
+    m.query_advice(g.keccak[kcol(kind, x)], Rotation(rot))
 }
 
 fn fx(m: &mut VirtualCells<'_, Native>, g: &GroupConfig, f: FixedId) -> Expression<Native> {
@@ -349,17 +367,20 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, g: &GroupConfig, t: &Kecca
                     match src {
                         PartSource::Whole(p) => e = e + q(m, &c, U, xo, row) * pow8(p.pos),
                         PartSource::Straddle { top, bottom, .. } => {
+                            let p = gm.pair[xo][yo].expect("a straddle has a pair");
                             e = e
                                 + q(m, &c, U, xo, row) * pow8(top.pos)
-                                + q(m, &c, V, xo, row) * pow8(bottom.pos)
+                                + q(m, &c, SV, p, row) * pow8(bottom.pos)
                         }
                     }
                 }
+                // Part j of C[x'] is `B` on row x'·m + j of this block.
+                let (xl, xr) = ((x + 4) % 5, (x + 1) % 5);
                 for (j, &(qj, _)) in gm.parts.iter().enumerate() {
                     let j = j as i32;
                     let h = q(m, &c, H, x, prev_block + y as i32 * mm + j);
-                    let bl = q(m, &c, B, (x + 4) % 5, j);
-                    let br = q(m, &c, B, (x + 1) % 5, j);
+                    let bl = q(m, &c, B, 0, xl as i32 * mm + j);
+                    let br = q(m, &c, B, 0, xr as i32 * mm + j);
                     e = e - (h + bl) * pow8(qj) - br * pow8((qj + 1) % 64);
                 }
                 if (x, y) == (0, 0) || x == 1 {
@@ -378,6 +399,8 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, g: &GroupConfig, t: &Kecca
     meta.create_gate("keccak absorb", move |m| {
         let s = m.query_selector(c.selector(ABSORB));
         let prev = fx(m, &c, PREV);
+        // The previous block (a round block) ends where this block's byte rows begin.
+        let prev_state = prev_block - gm.absorb_pre() as i32;
         let mut polys = Vec::new();
         for y in 0..5 {
             for x in 0..5 {
@@ -386,7 +409,7 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, g: &GroupConfig, t: &Kecca
                 for (j, &(qj, _)) in gm.parts.iter().enumerate() {
                     let row = y as i32 * mm + j as i32;
                     new = new + q(m, &c, U, x, row) * pow8(qj);
-                    old = old + q(m, &c, H, x, prev_block + row) * pow8(qj);
+                    old = old + q(m, &c, H, x, prev_state + row) * pow8(qj);
                 }
                 if (x, y) == (0, 0) {
                     old = old + Expression::Constant(rc23);
@@ -394,7 +417,8 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, g: &GroupConfig, t: &Kecca
                 let mut e = new - prev.clone() * old;
                 if lane(x, y) < RATE_LANES {
                     for i in 0..8 {
-                        e = e - q(m, &c, W, x, y as i32 * mm + i) * pow8(8 * i as u32);
+                        let (row, p) = gm.byte_slot(8 * lane(x, y) + i);
+                        e = e - q(m, &c, SW, p, row) * pow8(8 * i as u32);
                     }
                 }
                 polys.push(s.clone() * e);
@@ -427,7 +451,7 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, g: &GroupConfig, t: &Kecca
             }
         }
         for half in 0..2 {
-            let mut e = q(m, &c, B, half, 0);
+            let mut e = q(m, &c, B, 0, half as i32);
             for b in 0..16usize {
                 let byte = q(m, &c, H, 2 * half + b / 8, (b % 8) as i32);
                 e = e - byte * Native::from(256u64).pow_vartime([(15 - b) as u64]);
@@ -442,17 +466,17 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, g: &GroupConfig, t: &Kecca
             let tag = fx(m, &c, TAG_U.at(x));
             let (i, o) = (q(m, &c, U, x, 0), q(m, &c, O, x, 0));
             vec![
-                (tag.clone(), t_col(&t.piece, 0)),
-                (tag.clone() * i, t_col(&t.piece, 1)),
-                (tag * o, t_col(&t.piece, 2)),
+                (tag.clone(), t.piece[0]),
+                (tag.clone() * i, t.piece[1]),
+                (tag * o, t.piece[2]),
             ]
         });
     }
-    for x in 0..5 {
+    for p in 0..PAIRS {
         let c = g.clone();
         meta.lookup("keccak second piece", move |m| {
-            let tag = fx(m, &c, TAG_V.at(x));
-            let (i, o) = (q(m, &c, V, x, 0), q(m, &c, W, x, 0));
+            let tag = fx(m, &c, TAG_S.at(p));
+            let (i, o) = (q(m, &c, SV, p, 0), q(m, &c, SW, p, 0));
             vec![
                 (tag.clone(), t.piece[0]),
                 (tag.clone() * i, t.piece[1]),
@@ -467,10 +491,16 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, g: &GroupConfig, t: &Kecca
             let rnd = fx(m, &c, CHI_ROUND);
             let abs = fx(m, &c, CHI_ABSORB);
             let ones = fx(m, &c, CHI_ONES);
+            // Part j of rotated lane x + k: its `O`, plus the bottom piece of its straddle
+            // (`SW_p` where the fixed `CHI_STRADDLE.at(5p + x + k)` says so).
             let lane_part = |m: &mut VirtualCells<'_, Native>, k: usize| {
                 let xk = (x + k) % 5;
-                let ft = m.query_fixed(c.fixed(CHI_STRADDLE.at(xk)), Rotation::cur());
-                (q(m, &c, O, xk, 0), ft * q(m, &c, W, xk, 0))
+                let mut w = zero();
+                for p in 0..PAIRS {
+                    let ft = m.query_fixed(c.fixed(CHI_STRADDLE.at(5 * p + xk)), Rotation::cur());
+                    w = w + ft * q(m, &c, SW, p, 0);
+                }
+                (q(m, &c, O, xk, 0), w)
             };
             let (a, aw) = lane_part(m, 0);
             let (b, bw) = lane_part(m, 1);
@@ -483,24 +513,21 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, g: &GroupConfig, t: &Kecca
             vec![(tag, t.chi[0]), (input, t.chi[1]), (out, t.chi[2])]
         });
     }
-    for x in 0..5 {
-        let c = g.clone();
-        meta.lookup("keccak theta", move |m| {
-            let tag = fx(m, &c, TAG_THETA);
-            let mut sum = zero();
+    let c = g.clone();
+    meta.lookup("keccak theta", move |m| {
+        // On the plane-x rows (row x·m + j) of a round block: Σ_y H_x[previous block, y, j].
+        let mut tag = zero();
+        let mut sum = zero();
+        for x in 0..5 {
+            let tx = m.query_fixed(c.fixed(TAG_THETA.at(x)), Rotation::cur());
+            let mut sx = zero();
             for y in 0..5 {
-                sum = sum + q(m, &c, H, x, prev_block + y * mm);
+                sx = sx + q(m, &c, H, x, prev_block + (y - x as i32) * mm);
             }
-            let out = q(m, &c, B, x, 0);
-            vec![
-                (tag.clone(), t.theta[0]),
-                (tag.clone() * sum, t.theta[1]),
-                (tag * out, t.theta[2]),
-            ]
-        });
-    }
-}
-
-fn t_col(cols: &[TableColumn; 3], i: usize) -> TableColumn {
-    cols[i]
+            tag = tag + tx.clone();
+            sum = sum + tx * sx;
+        }
+        let out = tag.clone() * q(m, &c, B, 0, 0);
+        vec![(tag, t.theta[0]), (sum, t.theta[1]), (out, t.theta[2])]
+    });
 }

@@ -33,11 +33,16 @@ pub struct Geometry {
     pub parts: Vec<(u32, u32)>,
     /// `sources[x'][y'][j]`: part j of ρπ output lane (x', y').
     pub sources: Vec<Vec<Vec<PartSource>>>,
+    /// `pair[x'][y']`: the second-piece column pair (`SV_p`, `SW_p`) of the lane's straddle,
+    /// if it has one: two straddles on one row (same plane, same part) get different pairs.
+    pub pair: Vec<Vec<Option<usize>>>,
 }
 
+/// Second-piece column pairs (enough for every `d`: at most two straddles share a row).
+pub const PAIRS: usize = 2;
+
 impl Geometry {
-    /// The plan for `d` digits per chunk (`2 ≤ d ≤ 8`: a lane has at least 8 parts, so a
-    /// plane's rows hold the 8 bytes of each lane of the absorb block).
+    /// The plan for `d` digits per chunk (`2 ≤ d ≤ 8`).
     pub fn new(d: u32) -> Self {
         assert!(
             (2..=8).contains(&d),
@@ -84,8 +89,44 @@ impl Geometry {
                     })
                     .collect()
             })
-            .collect();
-        Self { d, parts, sources }
+            .collect::<Vec<Vec<Vec<PartSource>>>>();
+        let mut pair = vec![vec![None; 5]; 5];
+        for yo in 0..5 {
+            let mut used = vec![0usize; parts.len()];
+            for xo in 0..5 {
+                if let Some(j) = sources[xo][yo]
+                    .iter()
+                    .position(|p| matches!(p, PartSource::Straddle { .. }))
+                {
+                    assert!(used[j] < PAIRS, "more than {PAIRS} straddles on one row");
+                    pair[xo][yo] = Some(used[j]);
+                    used[j] += 1;
+                }
+            }
+        }
+        Self {
+            d,
+            parts,
+            sources,
+            pair,
+        }
+    }
+
+    /// Rows of an absorb block before its state rows, holding the bytes that do not fit two
+    /// per row beside the state (`⌈136 / 2⌉ − 5m`, or 0).
+    pub fn absorb_pre(&self) -> usize {
+        (super::spec::RATE.div_ceil(PAIRS)).saturating_sub(self.block_rows())
+    }
+
+    /// Rows of an absorb block: [`Self::absorb_pre`] byte rows, then five planes.
+    pub fn absorb_rows(&self) -> usize {
+        self.absorb_pre() + self.block_rows()
+    }
+
+    /// The row of message byte `t` of a block (relative to the absorb block's first state
+    /// row, so negative for the rows before it) and its column pair.
+    pub fn byte_slot(&self, t: usize) -> (i32, usize) {
+        ((t / PAIRS) as i32 - self.absorb_pre() as i32, t % PAIRS)
     }
 
     /// Number of parts of a lane (`m`): rows of one plane.
@@ -103,7 +144,7 @@ impl Geometry {
 
     /// Rows of one Keccak-256 hash of `blocks` absorbed blocks.
     pub fn hash_rows(&self, blocks: usize) -> usize {
-        blocks * 25 * self.block_rows() + Self::SQUEEZE_ROWS
+        blocks * (self.absorb_rows() + 24 * self.block_rows()) + Self::SQUEEZE_ROWS
     }
 
     /// The (length, shift) of every straddle's bottom piece: the shifted table sections.

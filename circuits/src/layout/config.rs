@@ -15,13 +15,14 @@ pub const MAIN_COLS: usize = 4;
 /// others hold chunks no constraint refers to by copy, so they need no permutation slot.
 pub const COPYABLE_LOOKUP_COLS: usize = 1;
 
-/// Advice columns of the Keccak chip in a group that has them: six kinds (`crate::keccak`'s
-/// piece input, piece output, second-piece input, second-piece output, state, θ column
-/// parity) of five lane slots each.
-pub const KECCAK_COLS: usize = 30;
+/// Advice columns of the Keccak chip in a group that has them (`crate::keccak::gates`): piece
+/// inputs and outputs and the state, five lane slots each, θ's column parities, and two pairs
+/// of second-piece columns.
+pub const KECCAK_COLS: usize = 20;
 
-/// Kinds of Keccak columns with equality (message bytes; digest bytes; digest halves).
-const KECCAK_EQUALITY: [usize; 3] = [2, 4, 5];
+/// The Keccak columns with equality (state / digest bytes, column parities / digest halves,
+/// second-piece inputs / message bytes), by index among the group's Keccak columns.
+pub const KECCAK_EQUALITY: [usize; 8] = [10, 11, 12, 13, 14, 15, 16, 18];
 
 /// Challenges pinned by one `Challenge(k)` gate: challenge `16k + j` sits at main column
 /// `j mod 4`, `j / 4` rows below the gate's row.
@@ -194,7 +195,7 @@ impl GroupConfig {
                         0 => meta.advice_column_in(FirstPhase),
                         _ => meta.advice_column_in(SecondPhase),
                     };
-                    if KECCAK_EQUALITY.contains(&(i / 5)) {
+                    if KECCAK_EQUALITY.contains(&i) {
                         meta.enable_equality(c);
                     }
                     c
