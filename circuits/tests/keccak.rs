@@ -114,9 +114,25 @@ fn keccak256_random_lengths_match_sha3() {
 
 #[test]
 fn keccak256_other_chunk_widths() {
-    // The chunk widths the planner uses at larger k: 5 (k ≥ 14) and 3 (a very small table).
+    // The chunk widths the planner uses at larger k: 5 (k ≥ 13), 6 (k ≥ 16: absorb blocks
+    // with byte rows in front of the state, two blocks so the second absorb reads the state
+    // across them) and 3 (a very small table).
     check_lengths(5, &[64], 2);
+    check_lengths(6, &[137], 4);
     check_lengths(3, &[52], 3);
+}
+
+/// d = 7 (k ≥ 19: too large a table for MockProver here): the digests against `sha3` and the
+/// footprint check, which needs no table.
+#[test]
+fn keccak256_seven_digit_chunks_layout() {
+    let msgs = vec![vec![7u8; 64], vec![9u8; 300]];
+    let (c, out) = hash_circuit(7, msgs.clone());
+    c.builder();
+    for (msg, dg) in msgs.iter().zip(out.lock().unwrap().iter()) {
+        assert_eq!(digest_bytes(dg), reference(msg).to_vec());
+    }
+    c.footprint().result().unwrap();
 }
 
 /// Without Keccak the configuration has no Keccak column, table, gate or fixed column.
@@ -168,7 +184,63 @@ fn keccak_footprint_and_mutations() {
         .unwrap_or(150);
     let rep = footprint_mutation_test(k1, &c1, samples, 11, &Adversary::default());
     println!("footprint of one permutation: {fp} cells, k={k1} (two-block check at k={k})");
-    rep.assert_all_caught("keccak footprint mutations", samples.min(fp) - 1);
+    rep.assert_all_caught("keccak footprint mutations (random)", samples.min(fp) - 1);
+}
+
+/// Stratified mutations: in each block kind (absorb, first round, last round, squeeze) and
+/// each advice column, the first two footprint cells, each changed by +1 alone (so the rare
+/// cells, straddle pieces, message and padding bytes, digest bytes and halves, are all hit).
+#[test]
+fn keccak_stratified_mutations() {
+    let (c, out) = hash_circuit(3, vec![vec![0xa5; 20]]);
+    c.builder();
+    let k = c.min_k();
+    mock_verify(k, &c).unwrap();
+    let g = batch_ecdsa_circuits::keccak::Geometry::new(3);
+    let s0 = out.lock().unwrap()[0].bytes[0].cell.row as usize;
+    let br = g.block_rows();
+    let first = s0 - 24 * br - g.absorb_rows();
+    let kinds = [
+        ("absorb", first, first + g.absorb_rows()),
+        (
+            "round 0",
+            first + g.absorb_rows(),
+            first + g.absorb_rows() + br,
+        ),
+        ("round 23", s0 - br, s0),
+        ("squeeze", s0, s0 + 16),
+    ];
+    let fp = c.footprint().footprint;
+    let mut picked = Vec::new();
+    for (name, lo, hi) in kinds {
+        let mut per_col = std::collections::HashMap::<u16, usize>::new();
+        for cell in &fp {
+            let row = cell.cell.row as usize;
+            if row < lo || row >= hi || cell.free {
+                continue;
+            }
+            let n = per_col.entry(cell.cell.col).or_default();
+            if *n < 2 {
+                *n += 1;
+                picked.push((name, *cell));
+            }
+        }
+    }
+    let escaped: Vec<_> = picked
+        .iter()
+        .filter(|(_, cell)| {
+            let v = cell.value.map_or(Native::ONE, |v| v + Native::ONE);
+            let t = Tampered::cell(c.clone(), &Adversary::default(), cell.cell, v);
+            mock_only(k, &t).is_ok()
+        })
+        .collect();
+    println!(
+        "stratified mutations: {} cells, {} escaped",
+        picked.len(),
+        escaped.len()
+    );
+    assert!(picked.len() > 100);
+    assert!(escaped.is_empty(), "escaped: {escaped:?}");
 }
 
 /// The adversary writes a wrong digest into the squeeze block, consistently (nibble pieces,

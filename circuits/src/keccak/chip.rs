@@ -6,8 +6,8 @@ use ff::{Field, PrimeField};
 
 use super::gates::{
     chi_ones, col, sparse_native, tag_const, tag_n5, tag_shifted, B, CHI_ABSORB, CHI_ONES,
-    CHI_ROUND, CHI_STRADDLE, CONST_BYTES, H, O, PREV, RC_FIXED, RC_ROT, ROUND, SQUEEZE, SV, SW,
-    TAG_BYTE, TAG_CHI, TAG_CHI_CHI, TAG_CHI_ID, TAG_N6, TAG_S, TAG_THETA, TAG_U, TAG_UNPACK, U,
+    CHI_ROUND, CHI_STRADDLE, CONST_BYTES, H, O, RC_FIXED, RC_ROT, ROUND, SQUEEZE, SV, SW, TAG_BYTE,
+    TAG_CHI, TAG_CHI_CHI, TAG_CHI_ID, TAG_N6, TAG_S, TAG_THETA, TAG_U, TAG_UNPACK, U,
 };
 use super::geometry::{Geometry, PartSource};
 use super::spec::{digits_of, lane, pack, pi_source, sparse, RATE, RATE_LANES, RC, RHO, ROUNDS};
@@ -123,10 +123,12 @@ impl KeccakChip {
         pend: &mut u64,
     ) {
         let m = self.geometry.m() as u32;
-        b.enable(super::gates::ABSORB, a0);
-        if prev {
-            b.set_fixed(PREV, a0, Native::ONE);
-        }
+        let gate = if prev {
+            super::gates::ABSORB_NEXT
+        } else {
+            super::gates::ABSORB
+        };
+        b.enable(gate, a0);
         let id_tag = Native::from(TAG_CHI_ID);
         for y in 0..5 {
             for j in 0..m {

@@ -47,12 +47,13 @@
 //!   lookup reads `O_x` alone through `ID`: `H_x = O_x`.
 //! * **keccak theta** lookup (plane-0 rows of a round block, slot x): input
 //!   `Σ_y H_x[prev block, y, j]` (digits ≤ 5), output `B_x[j]` = part j of θ's column parity C[x].
-//! * **keccak absorb** ([`ABSORB`]), one polynomial per lane (x, y):
+//! * **keccak absorb** ([`ABSORB`], first block; [`ABSORB_NEXT`], later blocks with
+//!   `prev = 1`), one polynomial per lane (x, y):
 //!   `Σ_j 8^{q_j} U_x[y, j] = prev·(Σ_j 8^{q_j} H_x[prev block, y, j] + [x=y=0]·RC₂₃)
 //!   + [x+5y < 17]·Σ_{i<8} 8^{8i} W_x[y, i]`, with `U` in `N5[len]` (exact), `W` the sparse
 //!   bytes (`BYTE` for message bytes, whose `V` is a copy of the caller's byte: the byte's
-//!   range check; `CONST[c]` for padding, which pins both cells), `prev` fixed (0 for the
-//!   first block). Digits ≤ 3: each `U` piece is exactly the new state's digit sums, `O` its
+//!   range check; `CONST[c]` for padding, which pins both cells), (the first block's gate reads
+//!   no row before the hash). Digits ≤ 3: each `U` piece is exactly the new state's digit sums, `O` its
 //!   parities, `H = O`.
 //! * **keccak squeeze** ([`SQUEEZE`]), 16 rows after the last round: for lanes x < 4,
 //!   `Σ_j 8^{q_j} H_x[prev block, 0, j] + [x=0]·RC₂₃ = Σ_{i<16} 8^{4i} U_x[i]` with `U` in
@@ -71,8 +72,10 @@ use crate::layout::{FixedId, GateId, GroupConfig, LayoutParams, Native, MAIN_COL
 
 /// The round gate (θ, ρ, π of one round; see the module doc).
 pub const ROUND: GateId = GateId::new("keccak round");
-/// The absorb gate.
+/// The absorb gate of a hash's first block (the state before it is zero).
 pub const ABSORB: GateId = GateId::new("keccak absorb");
+/// The absorb gate of a later block (XOR into the state the previous permutation left).
+pub const ABSORB_NEXT: GateId = GateId::new("keccak absorb next");
 /// The squeeze gate.
 pub const SQUEEZE: GateId = GateId::new("keccak squeeze");
 
@@ -98,8 +101,6 @@ pub const TAG_THETA: FixedId = FixedId::new("keccak theta tag");
 pub const RC_FIXED: FixedId = FixedId::new("keccak rc");
 /// That constant rotated by one, sparse.
 pub const RC_ROT: FixedId = FixedId::new("keccak rc rot1");
-/// 1 on the first row of an absorb block that continues a state, else 0.
-pub const PREV: FixedId = FixedId::new("keccak prev");
 
 /// Column kinds (see the module doc): `U`, `O`, `H` have five slots, `B` one column, `SV`,
 /// `SW` one per pair.
@@ -159,7 +160,7 @@ pub fn fixed_columns(params: &LayoutParams) -> Vec<FixedId> {
     v.extend([TAG_CHI, CHI_ROUND, CHI_ABSORB, CHI_ONES]);
     v.extend((0..5 * PAIRS).map(|i| CHI_STRADDLE.at(i)));
     v.extend((0..5).map(|x| TAG_THETA.at(x)));
-    v.extend([RC_FIXED, RC_ROT, PREV]);
+    v.extend([RC_FIXED, RC_ROT]);
     v
 }
 
@@ -168,7 +169,7 @@ pub fn gates(params: &LayoutParams) -> Vec<GateId> {
     if params.keccak_digits == 0 {
         Vec::new()
     } else {
-        vec![ROUND, ABSORB, SQUEEZE]
+        vec![ROUND, ABSORB, ABSORB_NEXT, SQUEEZE]
     }
 }
 
@@ -394,38 +395,45 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, g: &GroupConfig, t: &Kecca
         }
         polys
     });
-    let c = g.clone();
-    let gm = geo.clone();
-    meta.create_gate("keccak absorb", move |m| {
-        let s = m.query_selector(c.selector(ABSORB));
-        let prev = fx(m, &c, PREV);
-        // The previous block (a round block) ends where this block's byte rows begin.
-        let prev_state = prev_block - gm.absorb_pre() as i32;
-        let mut polys = Vec::new();
-        for y in 0..5 {
-            for x in 0..5 {
-                let mut new = zero();
-                let mut old = zero();
-                for (j, &(qj, _)) in gm.parts.iter().enumerate() {
-                    let row = y as i32 * mm + j as i32;
-                    new = new + q(m, &c, U, x, row) * pow8(qj);
-                    old = old + q(m, &c, H, x, prev_state + row) * pow8(qj);
-                }
-                if (x, y) == (0, 0) {
-                    old = old + Expression::Constant(rc23);
-                }
-                let mut e = new - prev.clone() * old;
-                if lane(x, y) < RATE_LANES {
-                    for i in 0..8 {
-                        let (row, p) = gm.byte_slot(8 * lane(x, y) + i);
-                        e = e - q(m, &c, SW, p, row) * pow8(8 * i as u32);
+    for next in [false, true] {
+        let c = g.clone();
+        let gm = geo.clone();
+        let (name, gate) = if next {
+            ("keccak absorb next", ABSORB_NEXT)
+        } else {
+            ("keccak absorb", ABSORB)
+        };
+        meta.create_gate(name, move |m| {
+            let s = m.query_selector(c.selector(gate));
+            // The previous block (a round block) ends where this block's byte rows begin. The
+            // first block's gate reads nothing before the hash.
+            let prev_state = prev_block - gm.absorb_pre() as i32;
+            let mut polys = Vec::new();
+            for y in 0..5 {
+                for x in 0..5 {
+                    let mut e = zero();
+                    for (j, &(qj, _)) in gm.parts.iter().enumerate() {
+                        let row = y as i32 * mm + j as i32;
+                        e = e + q(m, &c, U, x, row) * pow8(qj);
+                        if next {
+                            e = e - q(m, &c, H, x, prev_state + row) * pow8(qj);
+                        }
                     }
+                    if next && (x, y) == (0, 0) {
+                        e = e - Expression::Constant(rc23);
+                    }
+                    if lane(x, y) < RATE_LANES {
+                        for i in 0..8 {
+                            let (row, p) = gm.byte_slot(8 * lane(x, y) + i);
+                            e = e - q(m, &c, SW, p, row) * pow8(8 * i as u32);
+                        }
+                    }
+                    polys.push(s.clone() * e);
                 }
-                polys.push(s.clone() * e);
             }
-        }
-        polys
-    });
+            polys
+        });
+    }
     let c = g.clone();
     let gm = geo.clone();
     meta.create_gate("keccak squeeze", move |m| {
