@@ -19,7 +19,7 @@
 //!   point-table lookup, signed-odd recodings, Straus MSM.
 //! - [`ecdsa`]: the scalar side, the public instance, the challenges, and the two circuits
 //!   ([`ecdsa::NaiveEcdsaCircuit`], [`ecdsa::BatchEcdsaCircuit`]).
-//! - [`keccak`] (beside `field`, uses layout and range only): Keccak-f[1600] and Keccak-256
+//! - [`keccak`] (beside `field`, uses layout and range only): Keccak-f\[1600\] and Keccak-256
 //!   over byte cells, sparse base-8 lanes normalised through `(tag, input, output)` lookups;
 //!   configured only when `LayoutParams::keccak_digits > 0`.
 //! - [`plan`]: the one planner (circuit kind, B, window, goal → layout parameters and k).

@@ -1,65 +1,79 @@
 //! The Keccak chip's gates, fixed columns, lookups and tables.
 //!
 //! ## Columns
-//! A column group configured with `LayoutParams::keccak_digits = d > 0` has 30 Keccak advice
-//! columns after its looked-up ones ([`col`]): six kinds of five lane slots `x`:
-//! `U` (piece inputs), `O` (piece outputs), `V`, `W` (second pieces, message bytes),
-//! `H` (the state: χ outputs; digest bytes) and `B` (θ's column parities; digest halves).
-//! `V`, `H` and `B` have equality (bytes in, digest out).
+//! A column group configured with `LayoutParams::keccak_digits = d > 0` has 20 Keccak advice
+//! columns after its looked-up ones ([`col`], [`kcol`]): `U0..4` (piece inputs), `O0..4`
+//! (piece outputs), `H0..4` (the state: χ outputs; digest bytes), `B` (θ's column parities;
+//! digest halves) and two pairs `SV_p`, `SW_p` (straddles' bottom pieces and their shifted
+//! outputs; message bytes and their sparse forms). `H`, `B` and `SV` have equality.
 //!
 //! ## Tables
 //! Three `(tag, tag·in, tag·out)` tables, each with a `(0, 0, 0)` row for the rows where the
-//! lookup is off (every lookup input below is `(t, t·in, t·out)` with its row's fixed tag `t`,
-//! so a row with `t = 0` reads nothing and must match that row). Values are sparse base 8:
-//! one digit per Keccak bit.
+//! lookup is off: every lookup input below is `(t, t·in, t·out)` with its row's fixed tag `t`
+//! (the fixed coefficients of an input expression already carry the factor t), so a row with
+//! `t = 0` reads no advice cell and must match that row. Values are sparse base 8: one digit
+//! per Keccak bit, so a sum of up to seven bits never carries.
 //! * **piece** ([`piece_entries`]): `N5[ℓ]` (tag ℓ): every ℓ-digit number with digits 0..=4 →
-//!   its digit parities (`ℓ = 1..=d`, exact length); `SH[ℓ, s]` (tag `100 + 10ℓ + s`): the
-//!   same, output shifted by `8^s`; `BYTE` (tag 200): byte → its 8 bits as digits; `UNPACK`
-//!   (tag 201): 4 digits 0..=2 → the nibble of their parities; `CONST[c]` (tag `300 + c`):
-//!   the single entry (c, sparse c) for the padding bytes 0x00, 0x01, 0x80, 0x81.
+//!   its digit parities (`ℓ = 1..=d`); `SH[ℓ, s]` (tag `100 + 10ℓ + s`): the same, output
+//!   shifted by `8^s`; `BYTE` (tag 200): byte → its 8 bits as digits; `UNPACK` (tag 201): 4
+//!   digits 0..=2 → the nibble of their parities; `CONST[c]` (tag `300 + c`): the single entry
+//!   (c, sparse c) for the padding bytes 0x00, 0x01, 0x80, 0x81.
 //! * **chi** ([`chi_entries`]): `CHI` (tag 1): d digits 0..=4 → digit-wise `[0,1,1,0,0]`,
 //!   i.e. `3 − 2a + b − c ↦ a ⊕ (¬b ∧ c)`; `ID` (tag 2): d digits 0..=1 → themselves.
 //! * **theta** ([`theta_entries`]): `N6` (tag 1): d digits 0..=5 → their parities.
 //!
-//! Since every table entry's input is below `8^d` and has digits in its range, a looked-up
-//! input cell is a proven digit string of at most d digits (of exactly ℓ for `N5[ℓ]`,
-//! `SH[ℓ, s]`), and its output is the function of it the section names.
+//! A looked-up *input cell* is therefore a proven digit string: exactly ℓ digits for `N5[ℓ]`
+//! and `SH[ℓ, s]` (every entry is below `8^ℓ`), digits in the section's range; and its output
+//! cell is the function of it that the section names (the tag column binds the section).
 //!
-//! ## Gates and what pins each cell they read
-//! With `m` parts per lane (`Geometry::parts`, positions `q_j`), an absorb or round block has
-//! five planes of `m` rows: row `y·m + j` holds part j of the five lanes of plane y in the
-//! slots x. All rotations below are relative to the block's first row, where the selector is.
+//! ## Blocks, gates, lookups, and what pins each cell they read
+//! With `m` parts per lane (`Geometry::parts`: `d` digits each from position 0, the rest below
+//! 63, and digit 63 alone, at positions `q_j`), absorb and round blocks have five planes of `m`
+//! rows: row `y·m + j` holds part j of the five lanes (x, y) of plane y in slots x. Rotations
+//! are relative to the block's first state row, where the selector is. The state `H` of a
+//! round block is χ's output with ι **pending**: the next block adds the round constant
+//! (sparse, fixed) as a gate term, so ι costs no cell.
 //! * **keccak round** ([`ROUND`]), one polynomial per output lane (x', y') = π(x, y):
-//!   `Σ pieces 8^pos·U/V = Σ_j 8^{q_j}(H_x[prev block, y, j] + B_{x−1}[j])
-//!   + Σ_j 8^{(q_j+1) mod 64} B_{x+1}[j] + ρc` where `ρc` is the pending round constant of
-//!   the previous round (fixed `RC` for lanes (0,0) and x = 1, its rotation by one `RC1` for
-//!   x = 4, 0 in round 0). The right side is θ's output lane as a digit sum (each digit ≤ 4:
-//!   a state bit, two parities, a constant bit), the left side the ρπ pieces at their
-//!   unrotated positions. Reads: `U`, `V` (looked up in `N5[len]` / `SH[ℓ, s]`: exact digit
-//!   strings), `H` of the previous block (looked up by that block's χ / absorb lookup),
-//!   `B` (looked up in `N6`). Both sides are integers below `8^64 < r`, so the equation holds
-//!   over the integers and, with digits below 8 on both sides, digit by digit: each piece
-//!   holds exactly θ's output digits at its position. Its output (`O`, or `W` already shifted
-//!   by `8^s`) is then part j of the rotated, normalised lane (θ, ρ, π done).
-//! * **keccak chi** lookup (every round row, slot x): input `3·(1…1) − 2(O_x + W_x) +
-//!   (O_{x+1} + W_{x+1}) − (O_{x+2} + W_{x+2})` (the `W` terms only on straddle rows, fixed
-//!   `FT_x`), output `H_x` = χ's part j of lane (x, y), ι pending. In absorb rows the same
-//!   lookup reads `O_x` alone through `ID`: `H_x = O_x`.
-//! * **keccak theta** lookup (plane-0 rows of a round block, slot x): input
-//!   `Σ_y H_x[prev block, y, j]` (digits ≤ 5), output `B_x[j]` = part j of θ's column parity C[x].
-//! * **keccak absorb** ([`ABSORB`], first block; [`ABSORB_NEXT`], later blocks with
-//!   `prev = 1`), one polynomial per lane (x, y):
-//!   `Σ_j 8^{q_j} U_x[y, j] = prev·(Σ_j 8^{q_j} H_x[prev block, y, j] + [x=y=0]·RC₂₃)
-//!   + [x+5y < 17]·Σ_{i<8} 8^{8i} W_x[y, i]`, with `U` in `N5[len]` (exact), `W` the sparse
-//!   bytes (`BYTE` for message bytes, whose `V` is a copy of the caller's byte: the byte's
-//!   range check; `CONST[c]` for padding, which pins both cells), (the first block's gate reads
-//!   no row before the hash). Digits ≤ 3: each `U` piece is exactly the new state's digit sums, `O` its
-//!   parities, `H = O`.
+//!   `Σ_pieces 8^pos·(U or SV) = Σ_j 8^{q_j}(H_x[prev block, y, j] + C_{x−1}[j]) +
+//!   Σ_j 8^{(q_j+1) mod 64}·C_{x+1}[j] + ι` where `C_x[j]` is `B` on row `x·m + j` (θ's
+//!   column parity, part j), `8^{(q_j+1) mod 64}` rotates C by one (digit 63 is a part of its
+//!   own, so no part wraps), and `ι` the previous round's constant `RC` (fixed, lanes (0,0)
+//!   and x = 1) or its rotation `RC1` (x = 4), 0 in round 0. The right side is θ's output
+//!   lane as digit sums (each ≤ 4); the left side the lane's ρπ pieces at their unrotated
+//!   positions: whole parts (`U`, in `N5[len]`) and, where ρ's offset r falls inside part j
+//!   ("straddle"), its top `s = r − q_j` digits (`U`, `N5[s]`) and bottom digits (`SV_p`,
+//!   `SH[ℓ, s]`). Every cell read is pinned: `U`, `SV` by their exact-length lookups, `H`
+//!   by the previous block's χ / ID lookup, `B` by the θ lookup. Both sides are integers
+//!   below `8^64 < r` (no wrap), so the equation holds over the integers, and with digits
+//!   below 8 on both sides, digit by digit: each piece holds exactly θ's output digits at its
+//!   position, and its output (`O`, or `SW` already shifted by `8^s`) is part j of the
+//!   rotated, normalised lane. A dishonest piece either leaves its table (wrong length or
+//!   digit), or changes the integer sum (the equation fails).
+//! * **keccak chi** lookup (round rows, slot x; [`TAG_CHI`]): input `3·(1…1) − 2a + b − c`
+//!   with `a, b, c` part j of rotated lanes x, x + 1, x + 2 (`O`, plus `SW_p` where the fixed
+//!   `CHI_STRADDLE.at(5p + x)` marks the straddle), output `H_x` = part j of χ's lane (x, y).
+//!   Each digit `3 − 2a + b − c ∈ [0, 4]` (a, b, c bits), so the input is a d-digit entry and
+//!   `H` its χ. In absorb rows the same lookup (tag `ID`, weight `CHI_ABSORB`) reads `O_x`
+//!   alone: `H_x = O_x`.
+//! * **keccak theta** lookup (plane-x rows of a round block, fixed `TAG_THETA.at(x)`): input
+//!   `Σ_y H_x[prev block, y, j]` (digits ≤ 5), output `B` = part j of `C[x]`'s parities.
+//! * **keccak absorb** ([`ABSORB`] for a hash's first block, [`ABSORB_NEXT`] after a
+//!   permutation), one polynomial per lane (x, y): `Σ_j 8^{q_j} U_x[y, j] = [next]·(Σ_j 8^{q_j}
+//!   H_x[prev block, y, j] + [x=y=0]·RC₂₃) + [x + 5y < 17]·Σ_{i<8} 8^{8i} SW[byte 8(x+5y)+i]`,
+//!   `U` in `N5[len]`, `SW` the sparse bytes: `BYTE` for message bytes, whose `SV` is a copy
+//!   of the caller's byte cell (this is the chip's range check of the input), `CONST[c]` for
+//!   padding bytes (pins both cells to the constant). Digits ≤ 3, so again each `U` piece is
+//!   exactly the new state's digit sums, `O` its parities and `H = O` (ID). Bytes sit two per
+//!   row ([`Geometry::byte_slot`]), in rows before the state when 5m rows hold fewer than 68.
+//!   The first block's gate reads no row before the hash.
 //! * **keccak squeeze** ([`SQUEEZE`]), 16 rows after the last round: for lanes x < 4,
 //!   `Σ_j 8^{q_j} H_x[prev block, 0, j] + [x=0]·RC₂₃ = Σ_{i<16} 8^{4i} U_x[i]` with `U` in
-//!   `UNPACK` (exact 4-digit strings, digits ≤ 2), `O_x[i]` the nibbles; the digest bytes
-//!   `H_x[i] = O_x[2i] + 16·O_x[2i+1]` (i < 8) and the halves `B_0[0]`, `B_1[0]` (bytes 0–15,
-//!   16–31, big-endian).
+//!   `UNPACK` (exact 4-digit strings, digits ≤ 2; digits below 8 again make the split exact),
+//!   `O_x[i]` the nibbles; the digest bytes `H_x[i] = O_x[2i] + 16·O_x[2i+1]` (i < 8) and the
+//!   halves `B[0] = Σ_{b<16} 256^{15−b}·byte_b`, `B[1]` the same over bytes 16..31.
+//!
+//! Every cell any of these reads is assigned by [`super::KeccakChip`] (the footprint check of
+//! `crate::footprint` passes on every Keccak layout in `tests/keccak.rs`).
 
 use ff::Field;
 use halo2_proofs::circuit::{Layouter, Value};
@@ -95,7 +109,7 @@ pub const CHI_ONES: FixedId = FixedId::new("keccak chi ones");
 /// pair p (its `SW_p` joins its `O`).
 pub const CHI_STRADDLE: FixedId = FixedId::new("keccak chi straddle");
 /// `TAG_THETA.at(x)`: tag of the θ lookup on the plane-x rows of round blocks (N6), whose
-/// `B` is part j of column parity C[x].
+/// `B` is part j of column parity `C[x]`.
 pub const TAG_THETA: FixedId = FixedId::new("keccak theta tag");
 /// The previous round's constant, sparse (first row of a round block).
 pub const RC_FIXED: FixedId = FixedId::new("keccak rc");

@@ -1,4 +1,4 @@
-//! Keccak-f[1600] and Keccak-256 on this crate's layout: sparse base-8 lanes (one digit per
+//! Keccak-f\[1600\] and Keccak-256 on this crate's layout: sparse base-8 lanes (one digit per
 //! bit, so XORs are additions without carries), normalised through lookups over packed
 //! chunks of `d` digits (`LayoutParams::keccak_digits`).
 //!

@@ -1,4 +1,4 @@
-//! Keccak-f[1600] constants, the native permutation (witness generation only) and the sparse
+//! Keccak-f\[1600\] constants, the native permutation (witness generation only) and the sparse
 //! base-8 encoding the chip computes in.
 
 /// The round constants of ι, round 0 first.
@@ -42,7 +42,7 @@ pub const RHO: [[u32; 5]; 5] = [
 pub const RATE: usize = 136;
 /// Lanes absorbed per block.
 pub const RATE_LANES: usize = 17;
-/// Rounds of Keccak-f[1600].
+/// Rounds of Keccak-f\[1600\].
 pub const ROUNDS: usize = 24;
 
 /// The base of the sparse representation: each Keccak bit is one base-8 digit, so sums of up
@@ -60,7 +60,7 @@ pub const fn pi_source(xo: usize, yo: usize) -> (usize, usize) {
     ((3 * (yo + 15 - 3 * xo)) % 5, xo)
 }
 
-/// Keccak-f[1600] on 25 lanes (the textbook definition; reference for the witness).
+/// Keccak-f\[1600\] on 25 lanes (the textbook definition; reference for the witness).
 pub fn keccak_f(a: &mut [u64; 25]) {
     for rc in RC {
         let mut c = [0u64; 5];
