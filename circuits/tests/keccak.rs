@@ -181,7 +181,7 @@ fn keccak_footprint_and_mutations() {
     let samples: usize = std::env::var("KECCAK_MUTATIONS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(150);
+        .unwrap_or(200);
     let rep = footprint_mutation_test(k1, &c1, samples, 11, &Adversary::default());
     println!("footprint of one permutation: {fp} cells, k={k1} (two-block check at k={k})");
     rep.assert_all_caught("keccak footprint mutations (random)", samples.min(fp) - 1);
@@ -357,4 +357,31 @@ fn keccak_cells_per_permutation() {
             one.rows
         );
     }
+}
+
+mod common;
+
+/// A real KZG proof (SHPLONK) of a Keccak-256 of 52 bytes verifies; the same circuit with one
+/// digest half changed by the adversarial prover (same verifying key) does not.
+#[test]
+fn keccak_real_proof_and_wrong_digest_proof() {
+    let (c, out) = hash_circuit(3, vec![vec![0x33; 52]]);
+    c.builder();
+    let lo = out.lock().unwrap()[0].lo;
+    let k = c.min_k();
+    assert!(common::prove_and_verify(k, &c, c.clone()), "honest proof");
+    let mut adv = Adversary::default();
+    adv.cells.insert(lo.cell, lo.value + Native::ONE);
+    let bad = Tampered {
+        inner: c.clone(),
+        adversary: adv,
+    };
+    let keygen = Tampered {
+        inner: c.clone(),
+        adversary: Adversary::default(),
+    };
+    assert!(
+        !common::prove_and_verify(k, &keygen, bad),
+        "a proof of a wrong digest verified"
+    );
 }

@@ -22,8 +22,8 @@ use zkevm_hashes::keccak::vanilla::{KeccakCircuitConfig, KeccakConfigParams};
 const ROUNDS_PER_PERMUTATION: usize = 25;
 
 fn main() {
-    println!("| k | rows/round | advice cols | lookup args | fixed cols | advice cells/perm | lookup evals/perm | rows/perm |");
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("| k | rows/round | advice cols | lookup args | fixed cols | advice queries | degree | advice cells/perm | lookup evals/perm | rows/perm |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     for k in [14u32, 16, 18, 20] {
         for rows_per_round in [9usize, 12, 16, 20, 25, 28] {
             let mut meta = ConstraintSystem::<Fr>::default();
@@ -32,8 +32,10 @@ fn main() {
             let lk = meta.lookups().len();
             let rows = rows_per_round * ROUNDS_PER_PERMUTATION;
             println!(
-                "| {k} | {rows_per_round} | {adv} | {lk} | {} | {} | {} | {rows} |",
+                "| {k} | {rows_per_round} | {adv} | {lk} | {} | {} | {} | {} | {} | {rows} |",
                 meta.num_fixed_columns(),
+                meta.advice_queries().len(),
+                meta.degree(),
                 adv * rows,
                 lk * rows
             );
