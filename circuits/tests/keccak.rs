@@ -385,3 +385,35 @@ fn keccak_real_proof_and_wrong_digest_proof() {
         "a proof of a wrong digest verified"
     );
 }
+
+/// The chip range-checks its input bytes: a cell holding 256 (or −1) as a "byte" makes the
+/// circuit unsatisfiable, whatever the rest of the witness.
+#[test]
+fn non_byte_input_is_rejected() {
+    for bad in [Native::from(256u64), -Native::ONE] {
+        let c = BuilderCircuit::new(params(3), move |b: &mut Builder| {
+            let range = RangeChip::new(b.params.clone());
+            let chip = KeccakChip::new(b.params.clone());
+            let mut cells: Vec<_> = (0..10u64)
+                .map(|v| range.load_witness(b, Native::from(v)))
+                .collect();
+            cells.push(range.load_witness(b, bad));
+            chip.keccak256(b, &cells);
+        });
+        assert!(
+            mock_verify(c.min_k(), &c).is_err(),
+            "a non-byte input passed"
+        );
+    }
+}
+
+/// The planner's chunk width for a k: the largest whose tables fit.
+#[test]
+fn digits_for_k_fits_the_tables() {
+    use batch_ecdsa_circuits::keccak::digits_for_k;
+    assert_eq!(digits_for_k(13, 100), 5);
+    assert_eq!(digits_for_k(15, 100), 5);
+    assert_eq!(digits_for_k(16, 100), 6);
+    assert_eq!(digits_for_k(19, 100), 7);
+    assert_eq!(digits_for_k(12, 100), 4);
+}
