@@ -41,6 +41,8 @@ pub struct CircuitConfig {
     /// All `params.num_challenges()` challenges drawn after the first-phase advice is
     /// committed (empty when `phases < 2`); challenge j is pinned by the gate `CHALLENGE.at(j / 16)`.
     pub challenges: Vec<Challenge>,
+    /// The Keccak tables, when `params.keccak_digits > 0`.
+    pub keccak: Option<crate::keccak::gates::KeccakTables>,
 }
 
 impl CircuitConfig {
@@ -66,6 +68,7 @@ impl CircuitConfig {
             crate::range::gates::fixed_columns(&params),
             LINEAR_ROW_COLUMNS.to_vec(),
             crate::ecc::gates::FIXED_COLUMNS.to_vec(),
+            crate::keccak::gates::fixed_columns(&params),
         ]
         .concat();
         let gates_of = |phase: u8, lane: usize| -> Vec<GateId> {
@@ -75,6 +78,7 @@ impl CircuitConfig {
             if phase >= 1 && lane == 0 {
                 v.extend((0..params.challenge_gates()).map(|k| CHALLENGE.at(k)));
             }
+            v.extend(crate::keccak::gates::gates(&params));
             v
         };
         let groups: Vec<GroupConfig> = (first..params.phases)
@@ -101,6 +105,15 @@ impl CircuitConfig {
             Vec::new()
         };
         let challenge = challenges.first().copied();
+        // Keccak last (tables, gates, lookups), and only when configured: the keys of circuits
+        // without Keccak do not change.
+        let keccak = (params.keccak_digits > 0).then(|| {
+            let t = crate::keccak::gates::KeccakTables::configure(meta, &params);
+            for g in &groups {
+                crate::keccak::gates::configure(meta, g, &t);
+            }
+            t
+        });
         for g in groups.iter().filter(|g| g.phase >= 1 && g.lane == 0) {
             for (k, block) in challenges.chunks(CHALLENGES_PER_GATE).enumerate() {
                 configure_challenge_gate(meta, g, k, block.to_vec());
@@ -114,6 +127,7 @@ impl CircuitConfig {
             moduli,
             challenge,
             challenges,
+            keccak,
         }
     }
 
@@ -145,7 +159,11 @@ impl CircuitConfig {
 
     /// Assigns the range table (once per circuit).
     pub fn load_table(&self, layouter: &mut impl Layouter<Native>) -> Result<(), Error> {
-        load_range_table(layouter, self.table, &self.params)
+        load_range_table(layouter, self.table, &self.params)?;
+        if let Some(t) = &self.keccak {
+            t.load(layouter)?;
+        }
+        Ok(())
     }
 
     /// Assigns the builder of one phase into that phase's column groups, or, for phase 0 of a
@@ -220,7 +238,7 @@ impl CircuitConfig {
         layouter: &mut impl Layouter<Native>,
         b: &Builder,
     ) -> Result<(), Error> {
-        load_range_table(layouter, self.table, &self.params)?;
+        self.load_table(layouter)?;
         let lanes = self.lanes(0);
         layouter.assign_region(
             || "phase 0",

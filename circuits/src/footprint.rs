@@ -294,7 +294,7 @@ fn konst(c: Native) -> Sym {
 fn group_homes(groups: &[GroupConfig]) -> HashMap<usize, AdviceHome> {
     let mut homes = HashMap::new();
     for g in groups {
-        for col in 0..crate::layout::MAIN_COLS + g.lookup.len() {
+        for col in 0..g.num_advice() {
             homes.insert(
                 g.advice(col).index(),
                 AdviceHome {

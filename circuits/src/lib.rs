@@ -19,6 +19,9 @@
 //!   point-table lookup, signed-odd recodings, Straus MSM.
 //! - [`ecdsa`]: the scalar side, the public instance, the challenges, and the two circuits
 //!   ([`ecdsa::NaiveEcdsaCircuit`], [`ecdsa::BatchEcdsaCircuit`]).
+//! - [`keccak`] (beside `field`, uses layout and range only): Keccak-f\[1600\] and Keccak-256
+//!   over byte cells, sparse base-8 lanes normalised through `(tag, input, output)` lookups;
+//!   configured only when `LayoutParams::keccak_digits > 0`.
 //! - [`plan`]: the one planner (circuit kind, B, window, goal → layout parameters and k).
 //!
 //! Beside them: [`config`] (the constraint-system configuration every circuit shares: column
@@ -48,6 +51,7 @@ pub mod ecc;
 pub mod ecdsa;
 pub mod field;
 pub mod footprint;
+pub mod keccak;
 pub mod layout;
 pub mod plan;
 pub mod range;

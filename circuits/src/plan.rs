@@ -231,12 +231,18 @@ pub fn configured<C: Circuit<Native, Params = LayoutParams>>(
 /// Whether `rows` builder rows and the range table of `params` fit in `2^k` rows with
 /// `unusable` rows kept at the end.
 pub fn fits(params: &LayoutParams, rows: usize, unusable: usize, k: u32) -> bool {
-    rows.max(params.table_rows()) + unusable <= 1usize << k
+    rows.max(params.table_rows())
+        .max(crate::keccak::table_rows(params))
+        + unusable
+        <= 1usize << k
 }
 
 /// The smallest k whose usable rows hold both the range table and `rows` builder rows.
 pub fn min_k(params: &LayoutParams, rows: usize, unusable: usize) -> u32 {
-    (rows.max(params.table_rows()) + unusable)
+    (rows
+        .max(params.table_rows())
+        .max(crate::keccak::table_rows(params))
+        + unusable)
         .next_power_of_two()
         .trailing_zeros()
 }

@@ -15,6 +15,15 @@ pub const MAIN_COLS: usize = 4;
 /// others hold chunks no constraint refers to by copy, so they need no permutation slot.
 pub const COPYABLE_LOOKUP_COLS: usize = 1;
 
+/// Advice columns of the Keccak chip in a group that has them (`crate::keccak::gates`): piece
+/// inputs and outputs and the state, five lane slots each, θ's column parities, and two pairs
+/// of second-piece columns.
+pub const KECCAK_COLS: usize = 20;
+
+/// The Keccak columns with equality (state / digest bytes, column parities / digest halves,
+/// second-piece inputs / message bytes), by index among the group's Keccak columns.
+pub const KECCAK_EQUALITY: [usize; 8] = [10, 11, 12, 13, 14, 15, 16, 18];
+
 /// Challenges pinned by one `Challenge(k)` gate: challenge `16k + j` sits at main column
 /// `j mod 4`, `j / 4` rows below the gate's row.
 pub const CHALLENGES_PER_GATE: usize = 16;
@@ -51,6 +60,10 @@ pub struct LayoutParams {
     /// later phases copy (copy constraints) and check. Every column group, the point tables
     /// included, is then in phase 1 or later. Needs `phases ≥ 2`.
     pub commit_phase0: bool,
+    /// Digits per lookup chunk of the Keccak chip (`crate::keccak`), 0 = no Keccak columns,
+    /// gates or tables (every circuit without Keccak keeps its verifying key). The Keccak
+    /// tables grow as `6^d`: see `crate::keccak::digits_for_k` for the largest choice a k holds.
+    pub keccak_digits: u32,
 }
 
 impl LayoutParams {
@@ -78,6 +91,7 @@ impl LayoutParams {
             challenges: 1,
             extra_gates: false,
             commit_phase0: false,
+            keccak_digits: 0,
         }
     }
 
@@ -143,6 +157,9 @@ pub struct GroupConfig {
     pub fixed: Vec<(FixedId, Column<Fixed>)>,
     /// The selectors of the gates the chips declared, in allocation order.
     pub selectors: Vec<(GateId, Selector)>,
+    /// The Keccak chip's advice columns (`crate::keccak::gates`), after the looked-up ones in
+    /// the builder's column numbering; empty unless `LayoutParams::keccak_digits > 0`.
+    pub keccak: Vec<Column<Advice>>,
 }
 
 impl GroupConfig {
@@ -170,6 +187,23 @@ impl GroupConfig {
         }
         let fixed = fixed.iter().map(|&f| (f, meta.fixed_column())).collect();
         let selectors = gates.iter().map(|&g| (g, meta.selector())).collect();
+        // Allocated last, and only when asked for: circuits without Keccak keep their keys.
+        let keccak = if params.keccak_digits > 0 {
+            (0..KECCAK_COLS)
+                .map(|i| {
+                    let c = match phase {
+                        0 => meta.advice_column_in(FirstPhase),
+                        _ => meta.advice_column_in(SecondPhase),
+                    };
+                    if KECCAK_EQUALITY.contains(&i) {
+                        meta.enable_equality(c);
+                    }
+                    c
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         Self {
             phase,
             lane,
@@ -177,6 +211,7 @@ impl GroupConfig {
             lookup,
             fixed,
             selectors,
+            keccak,
         }
     }
 
@@ -198,9 +233,16 @@ impl GroupConfig {
     pub fn advice(&self, col: usize) -> Column<Advice> {
         if col < MAIN_COLS {
             self.main[col]
-        } else {
+        } else if col < MAIN_COLS + self.lookup.len() {
             self.lookup[col - MAIN_COLS]
+        } else {
+            self.keccak[col - MAIN_COLS - self.lookup.len()]
         }
+    }
+
+    /// Number of advice columns of the group (main, looked-up, Keccak).
+    pub fn num_advice(&self) -> usize {
+        MAIN_COLS + self.lookup.len() + self.keccak.len()
     }
 
     /// The fixed column `f`. Panics only on a configuration bug (a column not declared).

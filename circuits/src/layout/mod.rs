@@ -23,7 +23,9 @@ mod ids;
 
 pub(crate) use assign::{assign_builder, load_range_table};
 pub use builder::{lane_of, local_row, AssignedValue, Builder, CellRef, LayoutStats, LANE_SHIFT};
-pub use config::{GroupConfig, LayoutParams, CHALLENGES_PER_GATE, COPYABLE_LOOKUP_COLS, MAIN_COLS};
+pub use config::{
+    GroupConfig, LayoutParams, CHALLENGES_PER_GATE, COPYABLE_LOOKUP_COLS, KECCAK_COLS, MAIN_COLS,
+};
 pub(crate) use gates::{configure_instance_gate, configure_linear_row};
 pub use gates::{ALPHA, BETA, GAMMA, INSTANCE, LINEAR_ROW, LINEAR_ROW_COLUMNS, MU};
 pub use ids::{FixedColumn, FixedId, Gate, GateId, Id};
