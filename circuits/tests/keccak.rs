@@ -419,3 +419,49 @@ fn digits_for_k_fits_the_tables() {
     assert_eq!(digits_for_k(19, 100), 7);
     assert_eq!(digits_for_k(12, 100), 4);
 }
+
+/// The batch circuit's Keccak work per signature (issue goal ≤ ~1.4 permutations): one
+/// 64-byte address hash per signature and one digest over 52 bytes per signature
+/// (32-byte hash ‖ 20-byte address), laid out at d = 6; permutations, cells and rows per
+/// signature.
+#[test]
+fn keccak_cells_per_signature() {
+    use batch_ecdsa_circuits::keccak::spec::RATE;
+    let d = 6;
+    println!("| B | permutations | per signature | cells/signature | rows/signature |");
+    println!("|---|---|---|---|---|");
+    for n in [1usize, 4, 16, 64] {
+        let p = params(d);
+        let mut b = Builder::new(0, p.clone());
+        let range = RangeChip::new(p.clone());
+        let chip = KeccakChip::new(p);
+        let load = |b: &mut Builder, len: usize| -> Vec<_> {
+            (0..len)
+                .map(|i| range.load_witness(b, Native::from(i as u64 % 256)))
+                .collect()
+        };
+        let mut cells = 0;
+        let mut rows = 0;
+        for _ in 0..n {
+            let key = load(&mut b, 64);
+            let before = b.stats();
+            chip.keccak256(&mut b, &key);
+            let s = b.stats() - before;
+            cells += s.advice_cells;
+            rows += s.rows;
+        }
+        let digest_in = load(&mut b, 52 * n);
+        let before = b.stats();
+        chip.keccak256(&mut b, &digest_in);
+        let s = b.stats() - before;
+        cells += s.advice_cells;
+        rows += s.rows;
+        let perms = n + (52 * n) / RATE + 1;
+        println!(
+            "| {n} | {perms} | {:.2} | {} | {} |",
+            perms as f64 / n as f64,
+            cells / n,
+            rows / n
+        );
+    }
+}
