@@ -7,7 +7,8 @@ use ff::{Field, PrimeField};
 use super::gates::{
     chi_ones, col, sparse_native, tag_const, tag_n5, tag_shifted, B, CHI_ABSORB, CHI_ONES,
     CHI_ROUND, CHI_STRADDLE, CONST_BYTES, H, O, RC_FIXED, RC_ROT, ROUND, SQUEEZE, SV, SW, TAG_BYTE,
-    TAG_CHI, TAG_CHI_CHI, TAG_CHI_ID, TAG_N6, TAG_S, TAG_THETA, TAG_U, TAG_UNPACK, U,
+    TAG_CHI, TAG_CHI_CHI, TAG_CHI_ID, TAG_N6, TAG_S, TAG_THETA, TAG_TOP, TAG_TOP_BIT, TAG_U,
+    TAG_UNPACK, U,
 };
 use super::geometry::{Geometry, PartSource};
 use super::spec::{digits_of, lane, pack, pi_source, sparse, RATE, RATE_LANES, RC, RHO, ROUNDS};
@@ -193,13 +194,19 @@ impl KeccakChip {
             b.set_fixed(RC_ROT, r0, sparse_native(pend.rotate_left(1), 0, 64));
         }
         let bc: [u64; 5] = std::array::from_fn(|x| (0..5).fold(0, |a, y| a ^ h[lane(x, y)]));
-        // Part j of C[x] on row x·m + j.
+        // Part j of C[x] on row x·m + j; bit 63 of C[x] beside the last part when that part
+        // has more than one digit.
         for (x, c) in bc.iter().enumerate() {
             for (j, &(q, len)) in g.parts.iter().enumerate() {
                 let row = r0 + x as u32 * m + j as u32;
                 b.set_fixed(TAG_THETA.at(x), row, Native::from(TAG_N6));
                 let v = Native::from(sparse(*c, q as usize, len as usize));
                 b.assign(row, self.c(B, 0), v);
+            }
+            if g.top_len() > 1 {
+                let row = r0 + x as u32 * m + m - 1;
+                b.set_fixed(TAG_TOP.at(x), row, Native::from(TAG_TOP_BIT));
+                b.assign(row, self.c(SV, 1), Native::from(c >> 63));
             }
         }
         // θ's output lanes as digit sums (each digit ≤ 4).

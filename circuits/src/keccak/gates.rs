@@ -20,15 +20,16 @@
 //!   (c, sparse c) for the padding bytes 0x00, 0x01, 0x80, 0x81.
 //! * **chi** ([`chi_entries`]): `CHI` (tag 1): d digits 0..=4 → digit-wise `[0,1,1,0,0]`,
 //!   i.e. `3 − 2a + b − c ↦ a ⊕ (¬b ∧ c)`; `ID` (tag 2): d digits 0..=1 → themselves.
-//! * **theta** ([`theta_entries`]): `N6` (tag 1): d digits 0..=5 → their parities.
+//! * **theta** ([`theta_entries`]): `N6` (tag 1): d digits 0..=5 → their parities; `TOP`
+//!   (tag 2, when the last part has L > 1 digits): L digits 0..=5 → the parity of digit L − 1.
 //!
 //! A looked-up *input cell* is therefore a proven digit string: exactly ℓ digits for `N5[ℓ]`
 //! and `SH[ℓ, s]` (every entry is below `8^ℓ`), digits in the section's range; and its output
 //! cell is the function of it that the section names (the tag column binds the section).
 //!
 //! ## Blocks, gates, lookups, and what pins each cell they read
-//! With `m` parts per lane (`Geometry::parts`: `d` digits each from position 0, the rest below
-//! 63, and digit 63 alone, at positions `q_j`), absorb and round blocks have five planes of `m`
+//! With `m = ⌈64/d⌉` parts per lane (`Geometry::parts`: `d` digits each from position 0, the
+//! last one the rest, at positions `q_j`), absorb and round blocks have five planes of `m`
 //! rows: row `y·m + j` holds part j of the five lanes (x, y) of plane y in slots x. Rotations
 //! are relative to the block's first state row, where the selector is. The state `H` of a
 //! round block is χ's output with ι **pending**: the next block adds the round constant
@@ -36,8 +37,10 @@
 //! * **keccak round** ([`ROUND`]), one polynomial per output lane (x', y') = π(x, y):
 //!   `Σ_pieces 8^pos·(U or SV) = Σ_j 8^{q_j}(H_x[prev block, y, j] + C_{x−1}[j]) +
 //!   Σ_j 8^{(q_j+1) mod 64}·C_{x+1}[j] + ι` where `C_x[j]` is `B` on row `x·m + j` (θ's
-//!   column parity, part j), `8^{(q_j+1) mod 64}` rotates C by one (digit 63 is a part of its
-//!   own, so no part wraps), and `ι` the previous round's constant `RC` (fixed, lanes (0,0)
+//!   column parity, part j), `8^{(q_j+1) mod 64}` rotates C by one: for the last part (L
+//!   digits, L > 1), whose top digit wraps, the term is `8^{q_last+1}·(C[last] − t·8^{L−1}) +
+//!   t` with `t` its top digit from the **keccak theta top** lookup (`TOP`, in `SV_1` on the
+//!   last row of plane x), and `ι` the previous round's constant `RC` (fixed, lanes (0,0)
 //!   and x = 1) or its rotation `RC1` (x = 4), 0 in round 0. The right side is θ's output
 //!   lane as digit sums (each ≤ 4); the left side the lane's ρπ pieces at their unrotated
 //!   positions: whole parts (`U`, in `N5[len]`) and, where ρ's offset r falls inside part j
@@ -56,7 +59,9 @@
 //!   `H` its χ. In absorb rows the same lookup (tag `ID`, weight `CHI_ABSORB`) reads `O_x`
 //!   alone: `H_x = O_x`.
 //! * **keccak theta** lookup (plane-x rows of a round block, fixed `TAG_THETA.at(x)`): input
-//!   `Σ_y H_x[prev block, y, j]` (digits ≤ 5), output `B` = part j of `C[x]`'s parities.
+//!   `Σ_y H_x[prev block, y, j]` (digits ≤ 5), output `B` = part j of `C[x]`'s parities; the
+//!   **keccak theta top** lookup (the last row of plane x, `TAG_TOP.at(x)`) maps the same
+//!   input of the last part to its top digit's parity (bit 63 of `C[x]`) in `SV_1`.
 //! * **keccak absorb** ([`ABSORB`] for a hash's first block, [`ABSORB_NEXT`] after a
 //!   permutation), one polynomial per lane (x, y): `Σ_j 8^{q_j} U_x[y, j] = [next]·(Σ_j 8^{q_j}
 //!   H_x[prev block, y, j] + [x=y=0]·RC₂₃) + [x + 5y < 17]·Σ_{i<8} 8^{8i} SW[byte 8(x+5y)+i]`,
@@ -111,6 +116,8 @@ pub const CHI_STRADDLE: FixedId = FixedId::new("keccak chi straddle");
 /// `TAG_THETA.at(x)`: tag of the θ lookup on the plane-x rows of round blocks (N6), whose
 /// `B` is part j of column parity `C[x]`.
 pub const TAG_THETA: FixedId = FixedId::new("keccak theta tag");
+/// `TAG_TOP.at(x)`: tag of the θ top-bit lookup on the last row of plane x.
+pub const TAG_TOP: FixedId = FixedId::new("keccak theta top tag");
 /// The previous round's constant, sparse (first row of a round block).
 pub const RC_FIXED: FixedId = FixedId::new("keccak rc");
 /// That constant rotated by one, sparse.
@@ -142,8 +149,9 @@ pub const CONST_BYTES: [u8; 4] = [0x00, 0x01, 0x80, 0x81];
 /// Chi-table tags.
 pub const TAG_CHI_CHI: u64 = 1;
 pub const TAG_CHI_ID: u64 = 2;
-/// Theta-table tag.
+/// Theta-table tags.
 pub const TAG_N6: u64 = 1;
+pub const TAG_TOP_BIT: u64 = 2;
 
 /// Index of kind `kind`, slot or pair `i`, among the group's Keccak columns:
 /// `U0..4, O0..4, H0..4, B, SV0, SW0, SV1, SW1` (equality on `H`, `B`, `SV`:
@@ -174,6 +182,7 @@ pub fn fixed_columns(params: &LayoutParams) -> Vec<FixedId> {
     v.extend([TAG_CHI, CHI_ROUND, CHI_ABSORB, CHI_ONES]);
     v.extend((0..5 * PAIRS).map(|i| CHI_STRADDLE.at(i)));
     v.extend((0..5).map(|x| TAG_THETA.at(x)));
+    v.extend((0..5).map(|x| TAG_TOP.at(x)));
     v.extend([RC_FIXED, RC_ROT]);
     v
 }
@@ -272,9 +281,16 @@ pub fn chi_entries(g: &Geometry) -> Vec<Entry> {
 
 /// The theta table's entries (without the zero row).
 pub fn theta_entries(g: &Geometry) -> Vec<Entry> {
-    all_digit_strings(6, g.d as usize)
+    let mut v: Vec<Entry> = all_digit_strings(6, g.d as usize)
         .map(|ds| (TAG_N6, packed(&ds), parity(&ds)))
-        .collect()
+        .collect();
+    let l = g.top_len() as usize;
+    if l > 1 {
+        for ds in all_digit_strings(6, l) {
+            v.push((TAG_TOP_BIT, packed(&ds), (ds[l - 1] % 2) as u64));
+        }
+    }
+    v
 }
 
 /// Rows of the largest Keccak table for `d` digits (zero row included); 0 for `d = 0`.
@@ -391,12 +407,21 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, g: &GroupConfig, t: &Kecca
                 }
                 // Part j of C[x'] is `B` on row x'·m + j of this block.
                 let (xl, xr) = ((x + 4) % 5, (x + 1) % 5);
+                let top = gm.top_len();
                 for (j, &(qj, _)) in gm.parts.iter().enumerate() {
+                    let last = j + 1 == gm.parts.len();
                     let j = j as i32;
                     let h = q(m, &c, H, x, prev_block + y as i32 * mm + j);
                     let bl = q(m, &c, B, 0, xl as i32 * mm + j);
                     let br = q(m, &c, B, 0, xr as i32 * mm + j);
-                    e = e - (h + bl) * pow8(qj) - br * pow8((qj + 1) % 64);
+                    e = e - (h + bl) * pow8(qj);
+                    if last && top > 1 {
+                        // rot1 of the last part: its top digit t wraps to position 0.
+                        let t = q(m, &c, SV, 1, xr as i32 * mm + j);
+                        e = e - br * pow8(qj + 1) - t * (Native::ONE - pow8(qj + top));
+                    } else {
+                        e = e - br * pow8((qj + 1) % 64);
+                    }
                 }
                 if (x, y) == (0, 0) || x == 1 {
                     e = e - krc.clone();
@@ -552,4 +577,23 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, g: &GroupConfig, t: &Kecca
         let out = tag.clone() * q(m, &c, B, 0, 0);
         vec![(tag, t.theta[0]), (sum, t.theta[1]), (out, t.theta[2])]
     });
+    if geo.top_len() > 1 {
+        let c = g.clone();
+        meta.lookup("keccak theta top", move |m| {
+            // The last row of plane x: the top digit's parity of C[x]'s last part, in `SV_1`.
+            let mut tag = zero();
+            let mut sum = zero();
+            for x in 0..5 {
+                let tx = m.query_fixed(c.fixed(TAG_TOP.at(x)), Rotation::cur());
+                let mut sx = zero();
+                for y in 0..5 {
+                    sx = sx + q(m, &c, H, x, prev_block + (y - x as i32) * mm);
+                }
+                tag = tag + tx.clone();
+                sum = sum + tx * sx;
+            }
+            let out = tag.clone() * q(m, &c, SV, 1, 0);
+            vec![(tag, t.theta[0]), (sum, t.theta[1]), (out, t.theta[2])]
+        });
+    }
 }

@@ -27,9 +27,9 @@ pub enum PartSource {
 pub struct Geometry {
     /// Digits per chunk (the widest table input).
     pub d: u32,
-    /// The uniform partition Q of a lane: (start, len), parts of `d` digits from 0, then the
-    /// rest below 63, then the single digit 63 (so that θ's rotation by one is a relabelling
-    /// of whole parts).
+    /// The uniform partition Q of a lane: (start, len), parts of `d` digits from 0, the last
+    /// one the rest (`m = ⌈64 / d⌉` parts). θ's rotation by one relabels every part but the
+    /// last, whose top digit (digit 63) a lookup of its own splits off ([`Self::top_len`]).
     pub parts: Vec<(u32, u32)>,
     /// `sources[x'][y'][j]`: part j of ρπ output lane (x', y').
     pub sources: Vec<Vec<Vec<PartSource>>>,
@@ -50,12 +50,11 @@ impl Geometry {
         );
         let mut parts = Vec::new();
         let mut q = 0;
-        while q < 63 {
-            let len = d.min(63 - q);
+        while q < 64 {
+            let len = d.min(64 - q);
             parts.push((q, len));
             q += len;
         }
-        parts.push((63, 1));
         let sources = (0..5)
             .map(|xo| {
                 (0..5)
@@ -99,6 +98,11 @@ impl Geometry {
                     .position(|p| matches!(p, PartSource::Straddle { .. }))
                 {
                     assert!(used[j] < PAIRS, "more than {PAIRS} straddles on one row");
+                    // The last part's rows keep `SV_1` for θ's top bit.
+                    assert!(
+                        j + 1 < parts.len() || used[j] == 0,
+                        "two straddles on a last-part row"
+                    );
                     pair[xo][yo] = Some(used[j]);
                     used[j] += 1;
                 }
@@ -127,6 +131,12 @@ impl Geometry {
     /// row, so negative for the rows before it) and its column pair.
     pub fn byte_slot(&self, t: usize) -> (i32, usize) {
         ((t / PAIRS) as i32 - self.absorb_pre() as i32, t % PAIRS)
+    }
+
+    /// Digits of the last part. When it has more than one, θ's rotation by one needs its top
+    /// digit apart: the `TOP` lookup (`super::gates`) gives it, in `SV_1`.
+    pub fn top_len(&self) -> u32 {
+        self.parts.last().map_or(0, |p| p.1)
     }
 
     /// Number of parts of a lane (`m`): rows of one plane.
