@@ -6,7 +6,7 @@
 use std::sync::{Arc, Mutex};
 
 use batch_ecdsa_circuits::config::LaidOutCircuit;
-use batch_ecdsa_circuits::keccak::gates::{col, B, H, O, U};
+use batch_ecdsa_circuits::keccak::gates::{col, ColumnKind, B, H, O, U};
 use batch_ecdsa_circuits::keccak::spec::{digits_of, pack, RC};
 use batch_ecdsa_circuits::keccak::{KeccakChip, KeccakDigest};
 use batch_ecdsa_circuits::layout::adversary::Adversary;
@@ -260,7 +260,7 @@ fn wrong_digest_cannot_be_proven() {
     let want = reference(&msg);
     let s0 = dg.bytes[0].cell.row;
     let p = params(3);
-    let cell = |row: u32, kind: usize, x: usize| CellRef {
+    let cell = |row: u32, kind: ColumnKind, x: usize| CellRef {
         phase: 0,
         row,
         col: col(&p, kind, x) as u16,
@@ -412,12 +412,9 @@ fn non_byte_input_is_rejected() {
 #[test]
 fn digits_for_k_fits_the_tables() {
     use batch_ecdsa_circuits::keccak::digits_for_k;
-    assert_eq!(digits_for_k(13, 100), 4);
-    assert_eq!(digits_for_k(14, 100), 5);
-    assert_eq!(digits_for_k(15, 100), 5);
-    assert_eq!(digits_for_k(16, 100), 6);
-    assert_eq!(digits_for_k(19, 100), 7);
-    assert_eq!(digits_for_k(12, 100), 4);
+    for (k, digits) in [(12, 4), (13, 4), (14, 5), (15, 5), (16, 6), (19, 7)] {
+        assert_eq!(digits_for_k(k, 100), digits, "k = {k}");
+    }
 }
 
 /// The batch circuit's Keccak work per signature (issue goal ≤ ~1.4 permutations): one

@@ -5,10 +5,10 @@
 use ff::{Field, PrimeField};
 
 use super::gates::{
-    chi_ones, col, sparse_native, tag_const, tag_n5, tag_shifted, B, CHI_ABSORB, CHI_ONES,
-    CHI_ROUND, CHI_STRADDLE, CONST_BYTES, H, O, RC_FIXED, RC_ROT, ROUND, SQUEEZE, SV, SW, TAG_BYTE,
-    TAG_CHI, TAG_CHI_CHI, TAG_CHI_ID, TAG_N6, TAG_S, TAG_THETA, TAG_TOP, TAG_TOP_BIT, TAG_U,
-    TAG_UNPACK, U,
+    chi_ones, col, sparse_native, tag_const, tag_n5, tag_shifted, ColumnKind, B, CHI_ABSORB,
+    CHI_ONES, CHI_ROUND, CHI_STRADDLE, CONST_BYTES, H, O, RC_FIXED, RC_ROT, ROUND, SQUEEZE, SV, SW,
+    TAG_BYTE, TAG_CHI, TAG_CHI_CHI, TAG_CHI_ID, TAG_N6, TAG_S, TAG_THETA, TAG_TOP, TAG_TOP_BIT,
+    TAG_U, TAG_UNPACK, U,
 };
 use super::geometry::{Geometry, PartSource};
 use super::spec::{digits_of, lane, pack, pi_source, sparse, RATE, RATE_LANES, RC, RHO, ROUNDS};
@@ -67,7 +67,7 @@ impl KeccakChip {
         Self { params, geometry }
     }
 
-    fn c(&self, kind: usize, x: usize) -> usize {
+    fn c(&self, kind: ColumnKind, x: usize) -> usize {
         col(&self.params, kind, x)
     }
 

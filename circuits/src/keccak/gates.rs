@@ -123,14 +123,19 @@ pub const RC_FIXED: FixedId = FixedId::new("keccak rc");
 /// That constant rotated by one, sparse.
 pub const RC_ROT: FixedId = FixedId::new("keccak rc rot1");
 
-/// Column kinds (see the module doc): `U`, `O`, `H` have five slots, `B` one column, `SV`,
-/// `SW` one per pair.
-pub const U: usize = 0;
-pub const O: usize = 1;
-pub const H: usize = 2;
-pub const B: usize = 3;
-pub const SV: usize = 4;
-pub const SW: usize = 5;
+/// Column kinds (see the module doc): `U` piece inputs, `O` piece outputs, `H` the state
+/// (five slots each), `B` θ's column parities (one column), `SV`, `SW` the second pieces and
+/// their outputs (one per pair).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColumnKind {
+    U,
+    O,
+    H,
+    B,
+    SV,
+    SW,
+}
+pub use ColumnKind::{B, H, O, SV, SW, U};
 
 /// Piece-table tags.
 pub const fn tag_n5(len: u32) -> u64 {
@@ -156,19 +161,19 @@ pub const TAG_TOP_BIT: u64 = 2;
 /// Index of kind `kind`, slot or pair `i`, among the group's Keccak columns:
 /// `U0..4, O0..4, H0..4, B, SV0, SW0, SV1, SW1` (equality on `H`, `B`, `SV`:
 /// `layout::KECCAK_EQUALITY`).
-pub const fn kcol(kind: usize, i: usize) -> usize {
+pub const fn kcol(kind: ColumnKind, i: usize) -> usize {
     match kind {
         U => i,
         O => 5 + i,
         H => 10 + i,
         B => 15,
         SV => 16 + 2 * i,
-        _ => 17 + 2 * i,
+        SW => 17 + 2 * i,
     }
 }
 
 /// The builder column of kind `kind`, slot or pair `i`.
-pub fn col(params: &LayoutParams, kind: usize, i: usize) -> usize {
+pub fn col(params: &LayoutParams, kind: ColumnKind, i: usize) -> usize {
     MAIN_COLS + params.lookup_cols + kcol(kind, i)
 }
 
@@ -357,7 +362,7 @@ impl KeccakTables {
 fn q(
     m: &mut VirtualCells<'_, Native>,
     g: &GroupConfig,
-    kind: usize,
+    kind: ColumnKind,
     x: usize,
     rot: i32,
 ) -> Expression<Native> {
@@ -508,28 +513,10 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, g: &GroupConfig, t: &Kecca
         polys
     });
     for x in 0..5 {
-        let c = g.clone();
-        meta.lookup("keccak piece", move |m| {
-            let tag = fx(m, &c, TAG_U.at(x));
-            let (i, o) = (q(m, &c, U, x, 0), q(m, &c, O, x, 0));
-            vec![
-                (tag.clone(), t.piece[0]),
-                (tag.clone() * i, t.piece[1]),
-                (tag * o, t.piece[2]),
-            ]
-        });
+        piece_lookup(meta, "keccak piece", g, t, TAG_U.at(x), (U, O, x));
     }
     for p in 0..PAIRS {
-        let c = g.clone();
-        meta.lookup("keccak second piece", move |m| {
-            let tag = fx(m, &c, TAG_S.at(p));
-            let (i, o) = (q(m, &c, SV, p, 0), q(m, &c, SW, p, 0));
-            vec![
-                (tag.clone(), t.piece[0]),
-                (tag.clone() * i, t.piece[1]),
-                (tag * o, t.piece[2]),
-            ]
-        });
+        piece_lookup(meta, "keccak second piece", g, t, TAG_S.at(p), (SV, SW, p));
     }
     for x in 0..5 {
         let c = g.clone();
@@ -560,13 +547,77 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, g: &GroupConfig, t: &Kecca
             vec![(tag, t.chi[0]), (input, t.chi[1]), (out, t.chi[2])]
         });
     }
+    // On the plane-x rows (row x·m + j) of a round block: Σ_y H_x[previous block, y, j] →
+    // part j of C[x]'s parities in `B`.
+    theta_lookup(
+        meta,
+        "keccak theta",
+        g,
+        t,
+        TAG_THETA,
+        (B, 0),
+        prev_block,
+        mm,
+    );
+    if geo.top_len() > 1 {
+        // The last row of plane x: the top digit's parity of C[x]'s last part, in `SV_1`.
+        theta_lookup(
+            meta,
+            "keccak theta top",
+            g,
+            t,
+            TAG_TOP,
+            (SV, 1),
+            prev_block,
+            mm,
+        );
+    }
+}
+
+/// A piece lookup: `(t, t·in, t·out)` in the piece table, with `t` the fixed `tag` of the row
+/// and `in`, `out` the cells of column kinds `cols.0`, `cols.1`, slot or pair `cols.2`.
+fn piece_lookup(
+    meta: &mut ConstraintSystem<Native>,
+    name: &'static str,
+    g: &GroupConfig,
+    t: &KeccakTables,
+    tag: FixedId,
+    cols: (ColumnKind, ColumnKind, usize),
+) {
     let c = g.clone();
-    meta.lookup("keccak theta", move |m| {
-        // On the plane-x rows (row x·m + j) of a round block: Σ_y H_x[previous block, y, j].
+    let piece = t.piece;
+    meta.lookup(name, move |m| {
+        let tag = fx(m, &c, tag);
+        let (i, o) = (q(m, &c, cols.0, cols.2, 0), q(m, &c, cols.1, cols.2, 0));
+        vec![
+            (tag.clone(), piece[0]),
+            (tag.clone() * i, piece[1]),
+            (tag * o, piece[2]),
+        ]
+    });
+}
+
+/// A θ lookup: on a row whose fixed `tags.at(x)` is the tag `t_x` (at most one x per row),
+/// input `Σ_x t_x·Σ_y H_x[prev_block + (y − x)·mm]` (the column sum of plane x's rows),
+/// output `(Σ_x t_x)·out`, where `out` is the cell of column kind `out.0`, slot `out.1`.
+#[allow(clippy::too_many_arguments)]
+fn theta_lookup(
+    meta: &mut ConstraintSystem<Native>,
+    name: &'static str,
+    g: &GroupConfig,
+    t: &KeccakTables,
+    tags: FixedId,
+    out: (ColumnKind, usize),
+    prev_block: i32,
+    mm: i32,
+) {
+    let c = g.clone();
+    let t = t.clone();
+    meta.lookup(name, move |m| {
         let mut tag = zero();
         let mut sum = zero();
         for x in 0..5 {
-            let tx = m.query_fixed(c.fixed(TAG_THETA.at(x)), Rotation::cur());
+            let tx = m.query_fixed(c.fixed(tags.at(x)), Rotation::cur());
             let mut sx = zero();
             for y in 0..5 {
                 sx = sx + q(m, &c, H, x, prev_block + (y - x as i32) * mm);
@@ -574,26 +625,7 @@ pub fn configure(meta: &mut ConstraintSystem<Native>, g: &GroupConfig, t: &Kecca
             tag = tag + tx.clone();
             sum = sum + tx * sx;
         }
-        let out = tag.clone() * q(m, &c, B, 0, 0);
+        let out = tag.clone() * q(m, &c, out.0, out.1, 0);
         vec![(tag, t.theta[0]), (sum, t.theta[1]), (out, t.theta[2])]
     });
-    if geo.top_len() > 1 {
-        let c = g.clone();
-        meta.lookup("keccak theta top", move |m| {
-            // The last row of plane x: the top digit's parity of C[x]'s last part, in `SV_1`.
-            let mut tag = zero();
-            let mut sum = zero();
-            for x in 0..5 {
-                let tx = m.query_fixed(c.fixed(TAG_TOP.at(x)), Rotation::cur());
-                let mut sx = zero();
-                for y in 0..5 {
-                    sx = sx + q(m, &c, H, x, prev_block + (y - x as i32) * mm);
-                }
-                tag = tag + tx.clone();
-                sum = sum + tx * sx;
-            }
-            let out = tag.clone() * q(m, &c, SV, 1, 0);
-            vec![(tag, t.theta[0]), (sum, t.theta[1]), (out, t.theta[2])]
-        });
-    }
 }
