@@ -9,8 +9,11 @@
 //!
 //! alloy's `decode_2718` does the RLP (canonical integers without leading zeros, exact list
 //! lengths, field widths: u64 nonce and gas, u128 prices, 20-byte addresses, 32-byte r and s at
-//! most, y-parity 0 or 1, legacy v = 27/28 or EIP-155's 35 + 2·chain_id + {0, 1}). Three checks
-//! are ours because `decode_2718` does not make them:
+//! most, y-parity 0 or 1, legacy v = 27/28 or EIP-155's 35 + 2·chain_id + {0, 1}). alloy's
+//! u128 prices are narrower than Ethereum's 256-bit fees: when alloy reports an overflow, the
+//! transaction goes to our own decoder, [`super::wide_fee`], as strict but with 256-bit fees
+//! (a fee of 2¹²⁸ wei or more is valid on Ethereum). Three checks are ours because
+//! `decode_2718` does not make them:
 //!
 //! - **nothing left over**: `decode_2718` decodes one transaction from the front of the buffer
 //!   and leaves anything after it; a raw transaction with trailing bytes is rejected here;
@@ -30,6 +33,8 @@
 use alloy_consensus::transaction::{RlpEcdsaDecodableTx, SignableTransaction};
 use alloy_consensus::{EthereumTxEnvelope, Transaction, TxEip4844, TxLegacy};
 use alloy_eips::eip2718::{Decodable2718, Eip2718Error};
+use alloy_eips::eip2930::AccessList;
+use alloy_primitives::U256;
 
 use crate::native::hash::keccak256;
 
@@ -104,10 +109,11 @@ pub struct TxFacts {
     pub authorizations: usize,
     /// EIP-4844 blob versioned hashes (0 for other types).
     pub blob_hashes: usize,
-    /// Gas price (legacy, EIP-2930) or max fee per gas.
-    pub max_fee_per_gas: u128,
+    /// Gas price (legacy, EIP-2930) or max fee per gas: 256 bits, as Ethereum's (a fee of
+    /// 2¹²⁸ wei or more is decoded by [`super::wide_fee`]).
+    pub max_fee_per_gas: U256,
     /// Max priority fee per gas (EIP-1559, 4844, 7702).
-    pub max_priority_fee_per_gas: Option<u128>,
+    pub max_priority_fee_per_gas: Option<U256>,
 }
 
 /// One raw transaction, decoded; its signature not yet checked.
@@ -134,7 +140,7 @@ pub struct DecodedTx {
     pub facts: TxFacts,
 }
 
-fn rlp_error(e: &alloy_rlp::Error) -> DecodeError {
+pub(super) fn rlp_error(e: &alloy_rlp::Error) -> DecodeError {
     match e {
         alloy_rlp::Error::Custom(m) if m.contains("parity") => DecodeError::LegacyV,
         alloy_rlp::Error::Custom(m) if m.contains("bool") => DecodeError::TypedYParity,
@@ -151,19 +157,30 @@ pub fn decode_signed_tx(raw: &[u8]) -> Result<DecodedTx, DecodeError> {
         _ => {}
     }
     let mut buf = raw;
-    let env = Envelope::decode_2718(&mut buf).map_err(|e| match e {
-        // alloy's fallback (untyped) decoding drops the legacy decoder's error and reports
-        // "type 0": decode again as legacy to say what is wrong.
-        Eip2718Error::UnexpectedType(_) if first >= 0x80 => {
-            match TxLegacy::rlp_decode_signed(&mut &raw[..]) {
-                Err(e) => rlp_error(&e),
-                Ok(_) => DecodeError::Rlp("not a legacy transaction".into()),
-            }
+    let env = match Envelope::decode_2718(&mut buf) {
+        Ok(env) => env,
+        Err(e) => {
+            let error = match e {
+                // alloy's fallback (untyped) decoding drops the legacy decoder's error and
+                // reports "type 0": decode again as legacy to say what is wrong.
+                Eip2718Error::UnexpectedType(_) if first >= 0x80 => {
+                    match TxLegacy::rlp_decode_signed(&mut &raw[..]) {
+                        Err(e) => e,
+                        Ok(_) => return Err(DecodeError::Rlp("not a legacy transaction".into())),
+                    }
+                }
+                Eip2718Error::UnexpectedType(t) => return Err(DecodeError::UnknownType(t)),
+                Eip2718Error::RlpError(e) => e,
+                other => return Err(DecodeError::Rlp(other.to_string())),
+            };
+            // A field too wide for alloy's type, e.g. a fee ≥ 2¹²⁸ in its u128: our own
+            // decoder, with 256-bit fees, says whether the transaction is well formed.
+            return match error {
+                alloy_rlp::Error::Overflow => super::wide_fee::decode_wide_fee(raw),
+                other => Err(rlp_error(&other)),
+            };
         }
-        Eip2718Error::UnexpectedType(t) => DecodeError::UnknownType(t),
-        Eip2718Error::RlpError(e) => rlp_error(&e),
-        other => DecodeError::Rlp(other.to_string()),
-    })?;
+    };
     if !buf.is_empty() {
         return Err(DecodeError::TrailingBytes(buf.len()));
     }
@@ -174,38 +191,77 @@ pub fn decode_signed_tx(raw: &[u8]) -> Result<DecodedTx, DecodeError> {
         Envelope::Eip4844(t) => (TxType::Eip4844, payload(t.tx()), *t.signature()),
         Envelope::Eip7702(t) => (TxType::Eip7702, payload(t.tx()), *t.signature()),
     };
-    let input = env.input();
-    let (addresses, keys) = env.access_list().map_or((0, 0), |l| {
-        (
-            l.0.len(),
-            l.0.iter().map(|item| item.storage_keys.len()).sum(),
-        )
-    });
     let facts = TxFacts {
         nonce: env.nonce(),
         gas_limit: env.gas_limit(),
         is_create: env.kind().is_create(),
-        input_len: input.len(),
-        input_zero_bytes: input.iter().filter(|&&b| b == 0).count(),
-        access_list_addresses: addresses,
-        access_list_keys: keys,
         authorizations: env.authorization_list().map_or(0, <[_]>::len),
         blob_hashes: env.blob_versioned_hashes().map_or(0, <[_]>::len),
-        max_fee_per_gas: env.max_fee_per_gas(),
-        max_priority_fee_per_gas: env.max_priority_fee_per_gas(),
+        max_fee_per_gas: U256::from(env.max_fee_per_gas()),
+        max_priority_fee_per_gas: env.max_priority_fee_per_gas().map(U256::from),
+        ..TxFacts::counting(env.input(), env.access_list())
     };
-    Ok(DecodedTx {
+    let r = sig.r().to_be_bytes::<32>();
+    let s = sig.s().to_be_bytes::<32>();
+    let y_parity = sig.v();
+    Ok(DecodedTx::new(
         tx_type,
-        chain_id: env.chain_id(),
-        raw: raw.to_vec(),
-        tx_hash: keccak256(raw),
-        signing_hash: keccak256(&signing_payload),
+        env.chain_id(),
+        raw,
         signing_payload,
-        r: sig.r().to_be_bytes::<32>(),
-        s: sig.s().to_be_bytes::<32>(),
-        y_parity: sig.v(),
+        (r, s, y_parity),
         facts,
-    })
+    ))
+}
+
+impl TxFacts {
+    /// The facts with the data and access-list counts filled in, every other field zero.
+    pub(super) fn counting(input: &[u8], access_list: Option<&AccessList>) -> Self {
+        let (addresses, keys) = access_list.map_or((0, 0), |l| {
+            (
+                l.0.len(),
+                l.0.iter().map(|item| item.storage_keys.len()).sum(),
+            )
+        });
+        TxFacts {
+            nonce: 0,
+            gas_limit: 0,
+            is_create: false,
+            input_len: input.len(),
+            input_zero_bytes: input.iter().filter(|&&b| b == 0).count(),
+            access_list_addresses: addresses,
+            access_list_keys: keys,
+            authorizations: 0,
+            blob_hashes: 0,
+            max_fee_per_gas: U256::ZERO,
+            max_priority_fee_per_gas: None,
+        }
+    }
+}
+
+impl DecodedTx {
+    /// The decoded transaction with its two hashes: keccak256 of `raw` and of the payload.
+    pub(super) fn new(
+        tx_type: TxType,
+        chain_id: Option<u64>,
+        raw: &[u8],
+        signing_payload: Vec<u8>,
+        (r, s, y_parity): ([u8; 32], [u8; 32], bool),
+        facts: TxFacts,
+    ) -> Self {
+        DecodedTx {
+            tx_type,
+            chain_id,
+            raw: raw.to_vec(),
+            tx_hash: keccak256(raw),
+            signing_hash: keccak256(&signing_payload),
+            signing_payload,
+            r,
+            s,
+            y_parity,
+            facts,
+        }
+    }
 }
 
 fn payload<T: SignableTransaction<alloy_primitives::Signature>>(tx: &T) -> Vec<u8> {

@@ -6,6 +6,9 @@
 //!
 //! - [`decode`]: bytes → fields, signing payload, signing hash, r, s, y-parity (alloy), with the
 //!   checks alloy leaves out (trailing bytes, a 0x00 type byte, EIP-4844 sidecars);
+//! - [`wide_fee`]: the same decoding for a fee of 2¹²⁸ wei or more, which alloy's u128 fee
+//!   fields cannot hold (valid on Ethereum, whose fees are 256-bit): our own strict alloy-rlp
+//!   decoder, used only when alloy's fails with an overflow;
 //! - [`rules`]: the chain's validity rules besides the signature (chain id, EIP-155,
 //!   intrinsic gas, nonce, fees, initcode, empty blob and authorization lists);
 //! - [`record`]: the signature checked and the key recovered by our own [`crate::native`]
@@ -34,6 +37,7 @@ pub mod file;
 pub mod record;
 pub mod rules;
 pub mod strip;
+pub mod wide_fee;
 
 pub use decode::{decode_signed_tx, DecodeError, DecodedTx, TxType};
 pub use record::{check_tx, TxRecord};

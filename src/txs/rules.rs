@@ -7,7 +7,10 @@
 //!   every chain and is invalid only when [`TxPolicy::require_eip155`] says so (Ethereum
 //!   mainnet still accepts it);
 //! - **nonce** (EIP-2681): nonce < 2⁶⁴ − 1;
-//! - **fees** (EIP-1559): max priority fee ≤ max fee;
+//! - **fees** (EIP-1559): max priority fee ≤ max fee, compared as the 256-bit integers they
+//!   are, and gas_limit × max fee (or gas price) < 2²⁵⁶: the product is what the sender must
+//!   hold, and Ethereum rejects it when it overflows (both reachable only through
+//!   [`super::wide_fee`], alloy's fees being u128);
 //! - **initcode** (EIP-3860): a creation's data is at most 49,152 bytes;
 //! - **EIP-4844**: at least one blob hash; **EIP-7702**: at least one authorization;
 //! - **intrinsic gas**: gas_limit ≥ g₀ with
@@ -79,7 +82,15 @@ pub enum TxInvalid {
     #[error("nonce 2^64 - 1 is not allowed (EIP-2681)")]
     NonceMax,
     #[error("max priority fee per gas {priority} is above max fee per gas {max}")]
-    PriorityAboveMax { priority: u128, max: u128 },
+    PriorityAboveMax {
+        priority: alloy_primitives::U256,
+        max: alloy_primitives::U256,
+    },
+    #[error("gas limit {limit} × max fee per gas {max} is 2^256 or more")]
+    GasPriceProductOverflow {
+        limit: u64,
+        max: alloy_primitives::U256,
+    },
     #[error("initcode of {0} bytes is over EIP-3860's limit of 49152")]
     InitcodeTooLarge(usize),
     #[error("EIP-4844 transaction without blob hashes")]
@@ -134,6 +145,15 @@ pub fn check_rules(tx: &DecodedTx, policy: &TxPolicy) -> Result<(), TxInvalid> {
                 max: f.max_fee_per_gas,
             });
         }
+    }
+    if f.max_fee_per_gas
+        .checked_mul(alloy_primitives::U256::from(f.gas_limit))
+        .is_none()
+    {
+        return Err(TxInvalid::GasPriceProductOverflow {
+            limit: f.gas_limit,
+            max: f.max_fee_per_gas,
+        });
     }
     if f.is_create && f.input_len > MAX_INITCODE_BYTES {
         return Err(TxInvalid::InitcodeTooLarge(f.input_len));
