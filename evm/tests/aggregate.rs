@@ -3,7 +3,8 @@
 //! `inner_proof_for_aggregation` is cheap (k = 14, seconds). `aggregated_verifier_fits_eip170`
 //! runs the whole prototype at the outer k of `evm-aggregate`'s default (21): it needs the
 //! k = 21 development params (generated once into `params/`, 256 MiB, about 2 minutes), about
-//! 15 minutes on 2 cores and about 10 GiB of memory, so it is ignored by default:
+//! 20 minutes on 2 busy cores (keygen 7, proof 11) and 8 GiB of memory, so it is ignored by
+//! default:
 //! `cargo test --release -p batch-ecdsa-evm --features aggregate --test aggregate -- --ignored`.
 #![cfg(feature = "aggregate")]
 
@@ -31,7 +32,7 @@ fn inner_proof_for_aggregation() {
 }
 
 #[test]
-#[ignore = "about 15 minutes and 10 GiB: run with --ignored"]
+#[ignore = "about 20 minutes and 8 GiB on 2 cores: run with --ignored"]
 fn aggregated_verifier_fits_eip170() {
     let solc = Solc::locate_or_install().unwrap();
     let shape = OuterShape {
