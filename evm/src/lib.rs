@@ -18,6 +18,8 @@
 //! proven (never pass a user's calldata through). A failing check can use all the gas it is
 //! given (the precompiles consume the gas forwarded to them on bad input): cap it.
 
+#[cfg(feature = "aggregate")]
+pub mod aggregate;
 pub mod chain;
 pub mod ecrecover;
 pub mod generate;

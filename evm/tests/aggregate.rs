@@ -1,0 +1,49 @@
+//! The aggregation prototype (feature `aggregate`).
+//!
+//! `inner_proof_for_aggregation` is cheap (k = 14, seconds). `aggregated_verifier_fits_eip170`
+//! runs the whole prototype at the outer k of `evm-aggregate`'s default (21): it needs the
+//! k = 21 development params (generated once into `params/`, 256 MiB, about 2 minutes), about
+//! 20 minutes on 2 busy cores (keygen 7, proof 11) and 8 GiB of memory, so it is ignored by
+//! default:
+//! `cargo test --release -p batch-ecdsa-evm --features aggregate --test aggregate -- --ignored`.
+#![cfg(feature = "aggregate")]
+
+use std::path::PathBuf;
+
+use batch_ecdsa_evm::aggregate::{inner_snark, measure_aggregation, OuterShape, ACCUMULATOR_LIMBS};
+use batch_ecdsa_evm::solc::Solc;
+use batch_ecdsa_evm::EIP170_CODE_LIMIT;
+
+fn params_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../params")
+}
+
+#[test]
+fn inner_proof_for_aggregation() {
+    // `inner_snark` asserts the proof verifies natively in the Poseidon transcript.
+    let inner = inner_snark(1, &params_dir()).unwrap();
+    assert_eq!(inner.k, 14);
+    assert_eq!(inner.snark.instances.len(), 1, "one instance column");
+    assert_eq!(
+        inner.snark.instances[0].len(),
+        batch_ecdsa_circuits::ecdsa::INSTANCE_CELLS_PER_SIGNATURE
+    );
+    assert_eq!(inner.snark.protocol.num_instance, vec![3]);
+}
+
+#[test]
+#[ignore = "about 20 minutes and 8 GiB on 2 cores: run with --ignored"]
+fn aggregated_verifier_fits_eip170() {
+    let solc = Solc::locate_or_install().unwrap();
+    let shape = OuterShape {
+        k: 21,
+        lookup_bits: 20,
+    };
+    // Checks inside: honest calldata accepted, a flipped proof byte and a changed inner
+    // public input rejected.
+    let m =
+        measure_aggregation(1, shape, &params_dir(), &solc, &|line| eprintln!("{line}")).unwrap();
+    assert!(m.row.fits_eip170);
+    assert!((m.row.runtime_code_bytes as usize) <= EIP170_CODE_LIMIT);
+    assert_eq!(m.row.outer_public_inputs as usize, ACCUMULATOR_LIMBS + 3);
+}
