@@ -11,7 +11,9 @@ use super::gates::{
     TAG_U, TAG_UNPACK, U,
 };
 use super::geometry::{Geometry, PartSource};
-use super::spec::{digits_of, lane, pack, pi_source, sparse, RATE, RATE_LANES, RC, RHO, ROUNDS};
+use super::spec::{
+    digits_of, lane, pack, pack_parities, pi_source, sparse, RATE, RATE_LANES, RC, RHO, ROUNDS,
+};
 use crate::layout::{AssignedValue, Builder, LayoutParams, Native};
 
 /// The digest of [`KeccakChip::keccak256`]: 32 byte cells (digest order) and the digest as
@@ -45,11 +47,6 @@ impl PaddedByte {
             PaddedByte::Message(_, v) | PaddedByte::Pad(v) => *v,
         }
     }
-}
-
-fn parity_pack(digits: &[u8], start: usize, len: usize) -> u64 {
-    let p: Vec<u8> = digits.iter().map(|d| d % 2).collect();
-    pack(&p, start, len)
 }
 
 fn lane_of_digits(digits: &[u8; 64]) -> u64 {
@@ -156,7 +153,7 @@ impl KeccakChip {
                     let (q, len) = (q as usize, len as usize);
                     b.set_fixed(TAG_U.at(x), row, Native::from(tag_n5(len as u32)));
                     b.assign(row, self.c(U, x), Native::from(pack(&digits, q, len)));
-                    let o = Native::from(parity_pack(&digits, q, len));
+                    let o = Native::from(pack_parities(&digits, q, len));
                     b.assign(row, self.c(O, x), o);
                     b.assign(row, self.c(H, x), o);
                 }
@@ -245,19 +242,23 @@ impl KeccakChip {
                             let (pos, len) = (p.pos as usize, p.len as usize);
                             b.set_fixed(TAG_U.at(xo), row, Native::from(tag_n5(p.len)));
                             b.assign(row, self.c(U, xo), Native::from(pack(dig, pos, len)));
-                            b.assign(row, self.c(O, xo), Native::from(parity_pack(dig, pos, len)));
+                            b.assign(
+                                row,
+                                self.c(O, xo),
+                                Native::from(pack_parities(dig, pos, len)),
+                            );
                         }
                         PartSource::Straddle { top, bottom, s } => {
                             let (tp, tl) = (top.pos as usize, top.len as usize);
                             let bl = bottom.len as usize;
                             b.set_fixed(TAG_U.at(xo), row, Native::from(tag_n5(top.len)));
                             b.assign(row, self.c(U, xo), Native::from(pack(dig, tp, tl)));
-                            b.assign(row, self.c(O, xo), Native::from(parity_pack(dig, tp, tl)));
+                            b.assign(row, self.c(O, xo), Native::from(pack_parities(dig, tp, tl)));
                             let p = g.pair[xo][yo].expect("a straddle has a pair");
                             let tag = Native::from(tag_shifted(bottom.len, *s));
                             b.set_fixed(TAG_S.at(p), row, tag);
                             b.assign(row, self.c(SV, p), Native::from(pack(dig, 0, bl)));
-                            let w = parity_pack(dig, 0, bl) << (3 * s);
+                            let w = pack_parities(dig, 0, bl) << (3 * s);
                             b.assign(row, self.c(SW, p), Native::from(w));
                             let chi = Native::from(TAG_CHI_CHI);
                             b.set_fixed(CHI_STRADDLE.at(5 * p + xo), row, chi);

@@ -86,7 +86,9 @@ use halo2_proofs::plonk::{ConstraintSystem, Error, Expression, TableColumn, Virt
 use halo2_proofs::poly::Rotation;
 
 use super::geometry::{Geometry, PartSource, PAIRS};
-use super::spec::{all_digit_strings, lane, pi_source, sparse, RATE_LANES, RC};
+use super::spec::{
+    all_digit_strings, lane, pack, pack_parities, pi_source, sparse, RATE_LANES, RC,
+};
 use crate::layout::{FixedId, GateId, GroupConfig, LayoutParams, Native, MAIN_COLS};
 
 /// The round gate (θ, ρ, π of one round; see the module doc).
@@ -231,14 +233,11 @@ pub struct KeccakTables {
 type Entry = (u64, u64, u64);
 
 fn parity(digits: &[u8]) -> u64 {
-    digits
-        .iter()
-        .rev()
-        .fold(0u64, |acc, d| acc * 8 + (d % 2) as u64)
+    pack_parities(digits, 0, digits.len())
 }
 
 fn packed(digits: &[u8]) -> u64 {
-    digits.iter().rev().fold(0u64, |acc, d| acc * 8 + *d as u64)
+    pack(digits, 0, digits.len())
 }
 
 /// The piece table's entries (without the zero row).

@@ -96,6 +96,14 @@ pub fn pack(digits: &[u8], start: usize, len: usize) -> u64 {
         .fold(0u64, |acc, i| acc * BASE + digits[start + i] as u64)
 }
 
+/// The parities of `digits[start .. start + len]` packed in base 8, least significant first
+/// (the normalised form of a digit string whose digits are sums of bits).
+pub fn pack_parities(digits: &[u8], start: usize, len: usize) -> u64 {
+    (0..len)
+        .rev()
+        .fold(0u64, |acc, i| acc * BASE + (digits[start + i] % 2) as u64)
+}
+
 /// The bits of `v` as 64 digits.
 pub fn digits_of(v: u64) -> [u8; 64] {
     std::array::from_fn(|i| ((v >> i) & 1) as u8)
