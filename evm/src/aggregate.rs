@@ -303,11 +303,6 @@ pub fn rejects(compiled: &Compiled, calldata: &[u8]) -> Result<bool, String> {
     ))
 }
 
-/// The calldata of the outer verifier: public inputs ‖ proof.
-pub fn calldata(instance: &[Fr], proof: &[u8]) -> Vec<u8> {
-    evm_calldata(instance, proof)
-}
-
 /// This process's peak resident memory (VmHWM, Linux), MiB.
 pub fn peak_rss_mib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -374,7 +369,7 @@ pub fn measure_aggregation(
         return Err("the outer public inputs are not the accumulator and the inner proof's".into());
     }
     let (solidity, compiled) = outer_verifier(&params, keys.pk.get_vk(), instance.len(), solc)?;
-    let data = calldata(&instance, &proof);
+    let data = evm_calldata(&instance, &proof);
     let (gas, deploy_gas, runtime, fits) = deploy_and_call(&compiled, &data)?;
     if gas.on_floor() {
         return Err(
