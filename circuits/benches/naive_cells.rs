@@ -52,7 +52,13 @@ fn main() {
     let ecc = c.chip();
     let mut b = Builder::new(0, params.clone());
     let w0 = ecdsa_witness(0);
-    batch_ecdsa_circuits::ecdsa::naive::verify_signature(&ecc, &mut b, &w0, DEFAULT_WINDOW);
+    batch_ecdsa_circuits::ecdsa::naive::verify_signature(
+        &ecc,
+        &mut b,
+        &w0,
+        DEFAULT_WINDOW,
+        batch_ecdsa_circuits::ecdsa::Statement::Keys,
+    );
     let w = ecdsa_witness(1);
     let mut rows: Vec<(&str, LayoutStats)> = Vec::new();
     macro_rules! measure {

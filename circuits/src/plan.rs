@@ -28,8 +28,9 @@ use halo2_proofs::plonk::{Circuit, ConstraintSystem};
 
 use crate::ecdsa::batch::{batch_params, BatchEcdsaCircuit, Coefficients};
 use crate::ecdsa::challenge::challenges_for;
+use crate::ecdsa::digest::params_for_statement;
 use crate::ecdsa::naive::NaiveEcdsaCircuit;
-use crate::ecdsa::SignatureWitness;
+use crate::ecdsa::{SignatureWitness, Statement};
 use crate::layout::{LayoutParams, Native};
 
 /// Which circuit proves a batch.
@@ -125,6 +126,7 @@ pub struct Plan {
     pub kind: CircuitKind,
     pub batch_size: usize,
     pub window: u32,
+    pub statement: Statement,
     pub k: u32,
     pub params: LayoutParams,
 }
@@ -133,20 +135,36 @@ impl Plan {
     /// The plan of `kind` for `b` signatures at `window`: the smallest k, one column group
     /// per phase, short batch coefficients.
     pub fn new(kind: CircuitKind, b: usize, window: u32) -> Self {
+        Self::new_for(kind, b, window, Statement::Keys)
+    }
+
+    /// [`Self::new`] for the statement `statement` (the digest adds Keccak columns whose
+    /// chunk width follows k: `crate::keccak::digits_for_k`).
+    pub fn new_for(kind: CircuitKind, b: usize, window: u32, statement: Statement) -> Self {
         match kind {
-            CircuitKind::Batch => {
-                Self::batch(b, window, Coefficients::Short, LayoutGoal::SmallProof)
-            }
-            CircuitKind::Naive => Self::naive(b, window, None),
+            CircuitKind::Batch => Self::batch(
+                b,
+                window,
+                Coefficients::Short,
+                LayoutGoal::SmallProof,
+                statement,
+            ),
+            CircuitKind::Naive => Self::naive(b, window, None, statement),
         }
     }
 
-    /// The naive circuit for `b` signatures; range-table bits `k − 1`, or `lookup_bits` when
-    /// given (k is then at least `lookup_bits + 1`).
-    pub fn naive(b: usize, window: u32, lookup_bits: Option<u32>) -> Self {
-        let params_at = |l: u32| NaiveEcdsaCircuit::params_for(LayoutParams::new(l), window);
+    /// The naive circuit for `b` signatures stating `statement`; range-table bits `k − 1`,
+    /// or `lookup_bits` when given (k is then at least `lookup_bits + 1`).
+    pub fn naive(b: usize, window: u32, lookup_bits: Option<u32>, statement: Statement) -> Self {
+        let params_at = |l: u32| {
+            params_for_statement(
+                NaiveEcdsaCircuit::params_for(LayoutParams::new(l), window),
+                statement,
+            )
+        };
         let rows_at = |p: &LayoutParams, n: usize| {
             NaiveEcdsaCircuit::new(p.clone(), SignatureWitness::placeholders(n), window)
+                .with_statement(statement)
                 .stats()
                 .rows
         };
@@ -168,6 +186,7 @@ impl Plan {
             kind: CircuitKind::Naive,
             batch_size: b,
             window,
+            statement,
             k,
             params: params_at(lookup_bits.unwrap_or(k - 1)),
         }
@@ -178,20 +197,30 @@ impl Plan {
     /// fewest phase-1 lanes that fit (1 for [`LayoutGoal::SmallProof`], at most [`MAX_LANES`]
     /// for [`LayoutGoal::FastProver`]) and keeps the (k, lanes) with the smallest proving
     /// work [`proving_columns`]` × 2^k` (ties: fewer columns).
-    pub fn batch(b: usize, window: u32, mode: Coefficients, goal: LayoutGoal) -> Self {
+    pub fn batch(
+        b: usize,
+        window: u32,
+        mode: Coefficients,
+        goal: LayoutGoal,
+        statement: Statement,
+    ) -> Self {
+        let shape = BatchShape {
+            window,
+            mode,
+            statement,
+        };
         let plan = |k: u32, lanes: usize| Self {
             kind: CircuitKind::Batch,
             batch_size: b,
             window,
+            statement,
             k,
-            params: batch_lanes_params(b, window, mode, k, lanes),
+            params: shape.params(b, k, lanes),
         };
         // The smallest k with one lane; FastProver looks below it (at most 2^3 lanes per k
         // less, so 4 below holds nothing new).
-        let guess = guess_k(b, |n| {
-            batch_phase_rows(&batch_lanes_params(n, window, mode, 18, 1), n, window, mode)
-        });
-        let single = smallest_k(guess, |k| fit_lanes(b, window, mode, k, 1).is_some());
+        let guess = guess_k(b, |n| shape.phase_rows(&shape.params(n, 18, 1), n));
+        let single = smallest_k(guess, |k| shape.fit_lanes(b, k, 1).is_some());
         if goal == LayoutGoal::SmallProof {
             return plan(single, 1);
         }
@@ -199,7 +228,7 @@ impl Plan {
         // (smallest k) on a tie.
         let mut best: Option<(usize, usize, u32, usize)> = None;
         for k in single.saturating_sub(4).max(MIN_K)..=single {
-            let Some(lanes) = fit_lanes(b, window, mode, k, MAX_LANES) else {
+            let Some(lanes) = shape.fit_lanes(b, k, MAX_LANES) else {
                 continue;
             };
             let cols = proving_columns(&plan(k, lanes).params);
@@ -283,62 +312,72 @@ pub fn proving_columns(params: &LayoutParams) -> usize {
         + cs.permutation().get_columns().len().div_ceil(chunk)
 }
 
-/// The batch circuit's parameters at size `2^k` (table bits `k − 1`) with `lanes` phase-1
-/// column groups and the challenges `mode` needs for `b` signatures.
-fn batch_lanes_params(
-    b: usize,
+/// What a batch plan is for besides B and k: window, coefficients, statement.
+#[derive(Clone, Copy)]
+struct BatchShape {
     window: u32,
     mode: Coefficients,
-    k: u32,
-    lanes: usize,
-) -> LayoutParams {
-    let mut p = batch_params(k - 1, window);
-    p.challenges = match mode {
-        Coefficients::Powers => 1,
-        Coefficients::Short => challenges_for(b),
-    };
-    if lanes > 1 {
-        p.lanes = vec![1, lanes];
-    }
-    p
+    statement: Statement,
 }
 
-/// Rows of both phases of the batch circuit over `n` placeholders at `params`.
-fn batch_rows(params: &LayoutParams, n: usize, window: u32, mode: Coefficients) -> [usize; 2] {
-    let c = BatchEcdsaCircuit::new(params.clone(), SignatureWitness::placeholders(n), window)
-        .with_coefficients(mode);
-    c.phase_stats().map(|s| s.rows)
-}
-
-/// The taller phase's rows of the batch circuit.
-fn batch_phase_rows(params: &LayoutParams, n: usize, window: u32, mode: Coefficients) -> usize {
-    let [r0, r1] = batch_rows(params, n, window, mode);
-    r0.max(r1)
-}
-
-/// The fewest phase-1 lanes (at most `max_lanes`) with which the batch circuit for `b`
-/// signatures fits at size `2^k`, or `None`.
-fn fit_lanes(b: usize, window: u32, mode: Coefficients, k: u32, max_lanes: usize) -> Option<usize> {
-    let one = batch_lanes_params(b, window, mode, k, 1);
-    let unusable = unusable_rows::<BatchEcdsaCircuit>(&one);
-    if !fits(&one, 0, unusable, k) {
-        return None;
-    }
-    let cap = (1usize << k) - unusable;
-    let [r0, r1] = batch_rows(&one, b, window, mode);
-    if !fits(&one, r0, unusable, k) {
-        return None;
-    }
-    let mut lanes = r1.div_ceil(cap).max(1);
-    while lanes <= max_lanes {
-        let p = batch_lanes_params(b, window, mode, k, lanes);
-        let unusable = unusable_rows::<BatchEcdsaCircuit>(&p);
-        if fits(&p, batch_rows(&p, b, window, mode)[1], unusable, k) {
-            return Some(lanes);
+impl BatchShape {
+    /// The batch circuit's parameters at size `2^k` (table bits `k − 1`) with `lanes`
+    /// phase-1 column groups, the challenges `mode` needs for `b` signatures and the Keccak
+    /// columns of the statement.
+    fn params(&self, b: usize, k: u32, lanes: usize) -> LayoutParams {
+        let mut p = batch_params(k - 1, self.window);
+        p.challenges = match self.mode {
+            Coefficients::Powers => 1,
+            Coefficients::Short => challenges_for(b),
+        };
+        if lanes > 1 {
+            p.lanes = vec![1, lanes];
         }
-        lanes += 1;
+        params_for_statement(p, self.statement)
     }
-    None
+
+    /// Rows of both phases of the batch circuit over `n` placeholders at `params`.
+    fn rows(&self, params: &LayoutParams, n: usize) -> [usize; 2] {
+        let c = BatchEcdsaCircuit::new(
+            params.clone(),
+            SignatureWitness::placeholders(n),
+            self.window,
+        )
+        .with_coefficients(self.mode)
+        .with_statement(self.statement);
+        c.phase_stats().map(|s| s.rows)
+    }
+
+    /// The taller phase's rows of the batch circuit.
+    fn phase_rows(&self, params: &LayoutParams, n: usize) -> usize {
+        let [r0, r1] = self.rows(params, n);
+        r0.max(r1)
+    }
+
+    /// The fewest phase-1 lanes (at most `max_lanes`) with which the batch circuit for `b`
+    /// signatures fits at size `2^k`, or `None`.
+    fn fit_lanes(&self, b: usize, k: u32, max_lanes: usize) -> Option<usize> {
+        let one = self.params(b, k, 1);
+        let unusable = unusable_rows::<BatchEcdsaCircuit>(&one);
+        if !fits(&one, 0, unusable, k) {
+            return None;
+        }
+        let cap = (1usize << k) - unusable;
+        let [r0, r1] = self.rows(&one, b);
+        if !fits(&one, r0, unusable, k) {
+            return None;
+        }
+        let mut lanes = r1.div_ceil(cap).max(1);
+        while lanes <= max_lanes {
+            let p = self.params(b, k, lanes);
+            let unusable = unusable_rows::<BatchEcdsaCircuit>(&p);
+            if fits(&p, self.rows(&p, b)[1], unusable, k) {
+                return Some(lanes);
+            }
+            lanes += 1;
+        }
+        None
+    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 //! same lookup bits, and are marked extrapolated.
 
 use batch_ecdsa_circuits::ecdsa::naive::NaiveEcdsaCircuit;
-use batch_ecdsa_circuits::ecdsa::SignatureWitness;
+use batch_ecdsa_circuits::ecdsa::{SignatureWitness, Statement};
 use batch_ecdsa_circuits::layout::LayoutParams;
 use batch_ecdsa_circuits::plan::{self, Plan};
 
@@ -97,7 +97,12 @@ impl LinearModel {
 /// The naive circuit's linear model at lookup bits `lookup_bits` (two small layouts).
 pub fn naive_model(lookup_bits: u32) -> LinearModel {
     let at = |n: usize| {
-        let p = Plan::naive(n, CircuitKind::Naive.default_window(), Some(lookup_bits));
+        let p = Plan::naive(
+            n,
+            CircuitKind::Naive.default_window(),
+            Some(lookup_bits),
+            Statement::Keys,
+        );
         cells_of(&AnyCircuit::planned(&p, SignatureWitness::placeholders(n)))
     };
     LinearModel {
@@ -167,7 +172,12 @@ mod tests {
     /// The naive circuit's linear model equals a layout of a B it was not fitted to.
     #[test]
     fn naive_model_equals_a_layout() {
-        let p = Plan::naive(3, CircuitKind::Naive.default_window(), Some(16));
+        let p = Plan::naive(
+            3,
+            CircuitKind::Naive.default_window(),
+            Some(16),
+            Statement::Keys,
+        );
         let laid = cells_of(&AnyCircuit::planned(&p, demo_witnesses(3).expect("demo")));
         let model = naive_model(16).at(3);
         assert_eq!(

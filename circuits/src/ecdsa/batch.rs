@@ -111,14 +111,18 @@ use super::challenge::{
     challenge_as_scalar, challenges_for, cut_challenge, load_challenge_cells,
     load_challenge_scalar, powers, short_coefficients_native, unit_coefficient,
 };
+use super::digest::{
+    bind_public, committed_statement, params_for_statement, statement_instance, PublicCells,
+};
 use super::scalar::{self, NonZeroScalar};
 use super::witness::SignatureWitness;
+use super::Statement;
 use crate::config::{impl_layout_circuit, CircuitConfig, InstanceConfig, LaidOutCircuit};
 use crate::ecc::{
     assert_window, odd_windows, EccChip, MsmTerm, PointLookupTable, ScalarWindow, WINDOW,
 };
 use crate::field::params::{to_limbs, NUM_LIMBS};
-use crate::field::{FieldChip, FieldValue, Overflowing, Proper, Reduced, Relation};
+use crate::field::{FieldChip, FieldValue, Overflowing, Proper, Relation};
 use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
 use crate::plan::{LayoutGoal, Plan};
 
@@ -156,6 +160,8 @@ pub struct BatchEcdsaCircuit {
     /// How the batch coefficients are derived from the challenges (default
     /// [`Coefficients::Short`]).
     pub(crate) coefficients: Coefficients,
+    /// What the public input states (default [`Statement::Keys`]).
+    pub statement: Statement,
     /// The challenge values the last synthesis saw (feature `testing`: tests compare them with
     /// a forger's guess, and rebuild the phase-1 witness MockProver checked).
     #[cfg(feature = "testing")]
@@ -176,19 +182,41 @@ pub enum Coefficients {
 struct SigChecked {
     r_table: PointLookupTable,
     q_table: PointLookupTable,
-    h: Reduced<Fq>,
+    h: Proper<Fq>,
     r: NonZeroScalar,
     s: NonZeroScalar,
 }
 
-/// Raw values committed in phase 0 per signature: the limbs of `x(R)`, `y(R)`, `s`.
+/// Raw values committed in phase 0 per signature: the limbs of `x(R)`, `y(R)`, `s`; under
+/// [`Statement::Digest`] also those of `h`, `x(Q)`, `y(Q)` ([`raw_cells_per_signature`]).
 pub const RAW_CELLS_PER_SIGNATURE: usize = 3 * NUM_LIMBS;
 
-/// The raw phase-0 values of one signature, in commit order: limbs (low first) of `x(R)`,
-/// `y(R)`, `s`. A value `≥ 2^256` (which `SignatureWitness` rules out) is replaced as the
-/// phase-1 loads replace it (`p` for coordinates, `n` for `s`), so both sides agree; a
-/// disagreement could only make the copy constraints fail, never pass a wrong value.
-fn raw_values(w: &SignatureWitness) -> [Native; RAW_CELLS_PER_SIGNATURE] {
+/// Raw phase-0 cells per signature under `statement`.
+pub fn raw_cells_per_signature(statement: Statement) -> usize {
+    match statement {
+        Statement::Keys => RAW_CELLS_PER_SIGNATURE,
+        Statement::Digest => 2 * RAW_CELLS_PER_SIGNATURE,
+    }
+}
+
+/// The raw phase-0 values of one signature under `statement`, in commit order: limbs (low
+/// first) of `x(R)`, `y(R)`, `s`, then for the digest those of `h` (the signing hash), `x(Q)`,
+/// `y(Q)` ([`committed_statement`]). A value `≥ 2^256` (which `SignatureWitness` rules out) is
+/// replaced as the phase-1 loads replace it (`p` for coordinates, `n` for scalars), so both
+/// sides agree; a disagreement could only make the copy constraints fail, never pass a wrong
+/// value.
+fn raw_values(w: &SignatureWitness, statement: Statement) -> Vec<Native> {
+    let mut out = raw_signature_values(w).to_vec();
+    if statement == Statement::Digest {
+        for v in committed_statement(w) {
+            out.extend(to_limbs(&v).iter().map(crate::bigint::native));
+        }
+    }
+    out
+}
+
+/// The limbs of `x(R)`, `y(R)`, `s` ([`raw_values`]).
+fn raw_signature_values(w: &SignatureWitness) -> [Native; RAW_CELLS_PER_SIGNATURE] {
     let two256 = BigUint::from(1u8) << 256;
     let fit = |v: &BigUint, repl: BigUint| if *v < two256 { v.clone() } else { repl };
     let p = crate::bigint::modulus::<Fp>();
@@ -231,28 +259,34 @@ fn neg_scaled_div(
 }
 
 /// The checks of one signature (phase 1, see the module doc): loads bound to the raw phase-0
-/// cells `raw` (`RAW_CELLS_PER_SIGNATURE`, [`raw_values`] order); returns what the MSM needs
-/// (the `Rᵢ` table at window 4, the `Qᵢ` table at `window`) and the 3 public cells in
-/// instance order. Never panics on witness values.
+/// cells `raw` ([`raw_values`] order); returns what the MSM needs (the `Rᵢ` table at window
+/// 4, the `Qᵢ` table at `window`) and the public cells under `statement`. Never panics on
+/// witness values.
 fn check_signature(
     ecc: &EccChip,
     b: &mut Builder,
     w: &SignatureWitness,
     raw: &[AssignedValue],
     window: u32,
-) -> (SigChecked, Vec<AssignedValue>) {
+    statement: Statement,
+) -> (SigChecked, PublicCells) {
     let fq = &ecc.fq;
-    let super::LoadedSignature { q, r_point, h, s } = super::load_signature(ecc, b, w);
-    bind_raw(b, &raw[..NUM_LIMBS], r_point.x.limbs());
-    bind_raw(b, &raw[NUM_LIMBS..2 * NUM_LIMBS], r_point.y.limbs());
-    bind_raw(b, &raw[2 * NUM_LIMBS..], s.value().limbs());
+    let super::LoadedSignature { q, r_point, h, s } = super::load_signature(ecc, b, w, statement);
+    let limbs = |i: usize| &raw[i * NUM_LIMBS..(i + 1) * NUM_LIMBS];
+    bind_raw(b, limbs(0), r_point.x.limbs());
+    bind_raw(b, limbs(1), r_point.y.limbs());
+    bind_raw(b, limbs(2), s.value().limbs());
+    if statement == Statement::Digest {
+        bind_raw(b, limbs(3), h.limbs());
+        bind_raw(b, limbs(4), q.x.limbs());
+        bind_raw(b, limbs(5), q.y.limbs());
+    }
     let r = scalar::x_mod_n(fq, b, &r_point.x);
     let r_table = ecc.odd_table(b, &r_point.clone().into(), WINDOW);
     let r_table = ecc.load_lookup_table(b, r_table);
     let q_table = ecc.odd_table(b, &q.clone().into(), window);
     let q_table = ecc.load_lookup_table(b, q_table);
-    let public =
-        super::instance::pack_public(&fq.range, b, h.limbs(), q.x.limbs(), q.y.limbs()).to_vec();
+    let public = PublicCells::of(statement, &fq.range, b, &h, &q);
     (
         SigChecked {
             r_table,
@@ -281,6 +315,7 @@ impl BatchEcdsaCircuit {
             signatures,
             window,
             coefficients: Coefficients::Short,
+            statement: Statement::Keys,
             #[cfg(feature = "testing")]
             probe: Default::default(),
         }
@@ -297,6 +332,14 @@ impl BatchEcdsaCircuit {
         self
     }
 
+    /// The same circuit stating `statement` (Keccak columns added for the digest; the digest
+    /// also commits `hᵢ`, `Qᵢ` in phase 0).
+    pub fn with_statement(mut self, statement: Statement) -> Self {
+        self.params = params_for_statement(self.params, statement);
+        self.statement = statement;
+        self
+    }
+
     /// The circuit with short coefficients laid out for [`LayoutGoal::SmallProof`] (the
     /// default), and its k (lookup bits `k − 1`).
     pub fn fitted(signatures: Vec<SignatureWitness>, window: u32) -> (Self, u32) {
@@ -305,7 +348,18 @@ impl BatchEcdsaCircuit {
             window,
             Coefficients::Short,
             LayoutGoal::default(),
+            Statement::Keys,
         )
+    }
+
+    /// [`Self::fitted`] stating `statement`, laid out for `goal`.
+    pub fn fitted_for(
+        signatures: Vec<SignatureWitness>,
+        window: u32,
+        goal: LayoutGoal,
+        statement: Statement,
+    ) -> (Self, u32) {
+        Self::fitted_full(signatures, window, Coefficients::Short, goal, statement)
     }
 
     /// [`Self::fitted`] for the coefficients `mode`.
@@ -314,7 +368,13 @@ impl BatchEcdsaCircuit {
         window: u32,
         mode: Coefficients,
     ) -> (Self, u32) {
-        Self::fitted_full(signatures, window, mode, LayoutGoal::default())
+        Self::fitted_full(
+            signatures,
+            window,
+            mode,
+            LayoutGoal::default(),
+            Statement::Keys,
+        )
     }
 
     /// [`Self::fitted`] for the layout goal `goal` (see [`LayoutGoal`]).
@@ -323,7 +383,13 @@ impl BatchEcdsaCircuit {
         window: u32,
         goal: LayoutGoal,
     ) -> (Self, u32) {
-        Self::fitted_full(signatures, window, Coefficients::Short, goal)
+        Self::fitted_full(
+            signatures,
+            window,
+            Coefficients::Short,
+            goal,
+            Statement::Keys,
+        )
     }
 
     /// The circuit with coefficients `mode` laid out for `goal` by the planner
@@ -333,9 +399,12 @@ impl BatchEcdsaCircuit {
         window: u32,
         mode: Coefficients,
         goal: LayoutGoal,
+        statement: Statement,
     ) -> (Self, u32) {
-        let plan = Plan::batch(signatures.len(), window, mode, goal);
-        let c = Self::new(plan.params, signatures, window).with_coefficients(mode);
+        let plan = Plan::batch(signatures.len(), window, mode, goal, statement);
+        let c = Self::new(plan.params, signatures, window)
+            .with_coefficients(mode)
+            .with_statement(statement);
         (c, plan.k)
     }
 
@@ -345,12 +414,13 @@ impl BatchEcdsaCircuit {
     }
 
     /// Phase 0: the commit builder (one column, one raw value per row, no gates) and the raw
-    /// cells in commit order ([`RAW_CELLS_PER_SIGNATURE`] per signature).
+    /// cells in commit order ([`raw_cells_per_signature`] per signature).
     fn build_phase0(&self) -> (Builder, Vec<AssignedValue>) {
         let mut b = Builder::new(0, self.params.clone());
-        let mut raw = Vec::with_capacity(RAW_CELLS_PER_SIGNATURE * self.signatures.len());
+        let per = raw_cells_per_signature(self.statement);
+        let mut raw = Vec::with_capacity(per * self.signatures.len());
         for w in &self.signatures {
-            for v in raw_values(w) {
+            for v in raw_values(w, self.statement) {
                 let row = b.new_rows(1);
                 raw.push(b.assign(row, 0, v));
             }
@@ -408,16 +478,12 @@ impl BatchEcdsaCircuit {
         let mirror = b.mirror_instance(&self.instance());
         let (z_wins, z) = self.coefficient_cells(fq, &mut b, cs);
         let mut sigs = Vec::with_capacity(self.signatures.len());
-        let mut public =
-            Vec::with_capacity(super::INSTANCE_CELLS_PER_SIGNATURE * self.signatures.len());
-        for (w, raw) in self
-            .signatures
-            .iter()
-            .zip(raw.chunks(RAW_CELLS_PER_SIGNATURE))
-        {
-            let (s, p) = check_signature(ecc, &mut b, w, raw, self.window);
+        let mut public = Vec::with_capacity(self.signatures.len());
+        let per = raw_cells_per_signature(self.statement);
+        for (w, raw) in self.signatures.iter().zip(raw.chunks(per)) {
+            let (s, p) = check_signature(ecc, &mut b, w, raw, self.window, self.statement);
             sigs.push(s);
-            public.extend(p);
+            public.push(p);
         }
         // Scalars: Qᵢ gets −zᵢ·rᵢ/sᵢ, G gets Σ −zᵢ·hᵢ/sᵢ (one block per term, one to add).
         let mut q_scalars = Vec::with_capacity(sigs.len());
@@ -454,10 +520,8 @@ impl BatchEcdsaCircuit {
         let acc = acc.finish(ecc, &mut b);
         let expect = ecc.constant_point(&mut b, off.to_affine());
         ecc.assert_equal(&mut b, &acc, &expect);
-        for (p, m) in public.iter().zip(mirror.iter()) {
-            b.constrain_equal(p, m);
-        }
-        (b, public)
+        bind_public(&mut b, public, &mirror);
+        (b, mirror)
     }
 
     /// Both builders with every challenge equal to `c`, and the public cells (layout and
@@ -492,9 +556,9 @@ impl BatchEcdsaCircuit {
         }
     }
 
-    /// The instance column for these signatures.
+    /// The instance column for these signatures under the circuit's statement.
     pub fn instance(&self) -> Vec<Native> {
-        self.signatures.iter().flat_map(|w| w.instance()).collect()
+        statement_instance(self.statement, &self.signatures)
     }
 
     /// The challenge value the last synthesis read (None before any, or when it was unknown,

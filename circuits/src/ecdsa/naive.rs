@@ -15,7 +15,9 @@
 //!    windows, so `uᵢ = 0` is fine), and
 //!    `P = Rᵢ` (coordinate-wise copy constraints).
 //! 6. The packed public values of `hᵢ`, `Qᵢ` are bound to the instance column
-//!    ([`super::instance`]).
+//!    ([`super::instance`]); or, under [`Statement::Digest`], the bytes of every `hᵢ`
+//!    (then the 256-bit signing hash, used mod n) and `Qᵢ` are hashed into the digest D,
+//!    whose halves are bound to it ([`super::digest`]).
 //!
 //! **Completeness limits** (never soundness): the MSM's strict additions fail when an
 //! intermediate sum has the x of the point it is added to, which for honest inputs needs a
@@ -32,8 +34,10 @@ use std::collections::HashMap;
 
 use halo2_proofs::plonk::ConstraintSystem;
 
+use super::digest::{bind_public, params_for_statement, statement_instance, PublicCells};
 use super::scalar;
 use super::witness::SignatureWitness;
+use super::Statement;
 use crate::config::{impl_layout_circuit, CircuitConfig, InstanceConfig, LaidOutCircuit};
 use crate::ecc::EccChip;
 use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
@@ -52,19 +56,22 @@ pub struct NaiveEcdsaCircuit {
     pub signatures: Vec<SignatureWitness>,
     /// Window of the MSM.
     pub window: u32,
+    /// What the public input states (default [`Statement::Keys`]).
+    pub statement: Statement,
 }
 
-/// Lays out the verification of one signature and returns its 3 public cells in instance
-/// order (h, x(Q), y(Q), three limbs each). Never panics on witness values: a witness that is
-/// not a valid signature yields cells that violate some constraint.
+/// Lays out the verification of one signature and returns its public cells under
+/// `statement`. Never panics on witness values: a witness that is not a valid signature yields
+/// cells that violate some constraint.
 pub fn verify_signature(
     ecc: &EccChip,
     b: &mut Builder,
     w: &SignatureWitness,
     window: u32,
-) -> Vec<AssignedValue> {
+    statement: Statement,
+) -> PublicCells {
     let fq = &ecc.fq;
-    let super::LoadedSignature { q, r_point, h, s } = super::load_signature(ecc, b, w);
+    let super::LoadedSignature { q, r_point, h, s } = super::load_signature(ecc, b, w, statement);
     let r = scalar::x_mod_n(fq, b, &r_point.x);
     let u = scalar::div(fq, b, &h, &s);
     let v = scalar::div(fq, b, r.value(), &s);
@@ -76,9 +83,7 @@ pub fn verify_signature(
         window,
     );
     ecc.assert_equal(b, &p, &r_point);
-    let public =
-        super::instance::pack_public(&fq.range, b, h.limbs(), q.x.limbs(), q.y.limbs()).to_vec();
-    public
+    PublicCells::of(statement, &fq.range, b, &h, &q)
 }
 
 impl NaiveEcdsaCircuit {
@@ -90,7 +95,15 @@ impl NaiveEcdsaCircuit {
             params: Self::params_for(params, window),
             signatures,
             window,
+            statement: Statement::Keys,
         }
+    }
+
+    /// The same circuit stating `statement` (Keccak columns added for the digest).
+    pub fn with_statement(mut self, statement: Statement) -> Self {
+        self.params = params_for_statement(self.params, statement);
+        self.statement = statement;
+        self
     }
 
     /// `params` with the table section of `window` added if missing.
@@ -109,8 +122,21 @@ impl NaiveEcdsaCircuit {
         window: u32,
         lookup_bits: Option<u32>,
     ) -> (Self, u32) {
-        let plan = crate::plan::Plan::naive(signatures.len(), window, lookup_bits);
-        (Self::new(plan.params, signatures, window), plan.k)
+        Self::fitted_for(signatures, window, lookup_bits, Statement::Keys)
+    }
+
+    /// [`Self::fitted`] stating `statement`.
+    pub fn fitted_for(
+        signatures: Vec<SignatureWitness>,
+        window: u32,
+        lookup_bits: Option<u32>,
+        statement: Statement,
+    ) -> (Self, u32) {
+        let plan = crate::plan::Plan::naive(signatures.len(), window, lookup_bits, statement);
+        (
+            Self::new(plan.params, signatures, window).with_statement(statement),
+            plan.k,
+        )
     }
 
     /// The chips of this circuit's parameters.
@@ -123,15 +149,13 @@ impl NaiveEcdsaCircuit {
         let mut b = Builder::new(0, self.params.clone());
         let mirror = b.mirror_instance(&self.instance());
         let ecc = self.chip();
-        let mut public =
-            Vec::with_capacity(super::INSTANCE_CELLS_PER_SIGNATURE * self.signatures.len());
-        for w in &self.signatures {
-            public.extend(verify_signature(&ecc, &mut b, w, self.window));
-        }
-        for (p, m) in public.iter().zip(mirror.iter()) {
-            b.constrain_equal(p, m);
-        }
-        (b, public)
+        let public: Vec<PublicCells> = self
+            .signatures
+            .iter()
+            .map(|w| verify_signature(&ecc, &mut b, w, self.window, self.statement))
+            .collect();
+        bind_public(&mut b, public, &mirror);
+        (b, mirror)
     }
 
     /// Cell counts of the layout (no keys, no proof).
@@ -139,9 +163,9 @@ impl NaiveEcdsaCircuit {
         self.build().0.stats()
     }
 
-    /// The instance column for these signatures.
+    /// The instance column for these signatures under the circuit's statement.
     pub fn instance(&self) -> Vec<Native> {
-        self.signatures.iter().flat_map(|w| w.instance()).collect()
+        statement_instance(self.statement, &self.signatures)
     }
 }
 

@@ -17,6 +17,8 @@ pub enum WitnessError {
     ZeroS,
     /// A raw value does not fit in 256 bits (three limbs).
     TooLarge(&'static str),
+    /// The signing hash is not `≡ h (mod n)`.
+    HashMismatch,
 }
 
 impl std::fmt::Display for WitnessError {
@@ -25,6 +27,7 @@ impl std::fmt::Display for WitnessError {
             WitnessError::Identity(w) => write!(f, "{w} is the point at infinity"),
             WitnessError::ZeroS => write!(f, "s is zero"),
             WitnessError::TooLarge(w) => write!(f, "{w} does not fit in 256 bits"),
+            WitnessError::HashMismatch => write!(f, "the signing hash is not h mod n"),
         }
     }
 }
@@ -43,6 +46,10 @@ pub struct SignatureWitness {
     pub h: BigUint,
     /// Affine coordinates of the public key Q (public).
     pub q: (BigUint, BigUint),
+    /// The 32-byte signing hash as a big-endian integer `< 2^256`, `≡ h (mod n)`: what the
+    /// digest statement hashes ([`super::digest`]). Equal to `h` unless the hash is `≥ n`
+    /// (set it with [`SignatureWitness::with_hash`]).
+    pub hash: BigUint,
 }
 
 impl SignatureWitness {
@@ -68,7 +75,19 @@ impl SignatureWitness {
             s: fe_to_big(&s),
             h: fe_to_big(&h),
             q: (fe_to_big(&q.x), fe_to_big(&q.y)),
+            hash: fe_to_big(&h),
         })
+    }
+
+    /// The same witness with the 32-byte signing hash `hash` (big-endian), which must reduce
+    /// to `h` mod n: the digest statement hashes these bytes, the signature signs `h`.
+    pub fn with_hash(mut self, hash: &[u8; 32]) -> Result<Self, WitnessError> {
+        let v = BigUint::from_bytes_be(hash);
+        if &v % crate::bigint::modulus::<Fq>() != &self.h % crate::bigint::modulus::<Fq>() {
+            return Err(WitnessError::HashMismatch);
+        }
+        self.hash = v;
+        Ok(self)
     }
 
     /// A placeholder for laying a circuit out without a batch (keygen, verification, the
@@ -105,7 +124,13 @@ impl SignatureWitness {
                 return Err(WitnessError::TooLarge(name));
             }
         }
-        Ok(Self { r_point, s, h, q })
+        Ok(Self {
+            r_point,
+            s,
+            hash: h.clone(),
+            h,
+            q,
+        })
     }
 
     /// The 9 public instance values of this signature (see [`super::instance`]).

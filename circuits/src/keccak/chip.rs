@@ -89,8 +89,7 @@ impl KeccakChip {
         padded[first_pad] = PaddedByte::Pad(0x01);
         padded[last] = PaddedByte::Pad(padded[last].value() | 0x80);
         let block_rows = self.geometry.block_rows() as u32;
-        b.begin_block();
-        let mut row = b.new_rows(self.geometry.hash_rows(blocks) as u32);
+        let mut row = b.new_keccak_rows(self.geometry.hash_rows(blocks) as u32);
         let mut h = [0u64; 25];
         let mut pend = 0u64;
         let pre = self.geometry.absorb_pre() as u32;
@@ -103,9 +102,7 @@ impl KeccakChip {
                 row += block_rows;
             }
         }
-        let digest = self.squeeze(b, row, &h, pend);
-        b.end_block();
-        digest
+        self.squeeze(b, row, &h, pend)
     }
 
     /// The absorb block whose state rows start at `a0` (its byte rows may start before): the

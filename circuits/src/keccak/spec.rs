@@ -89,6 +89,28 @@ pub fn keccak_f(a: &mut [u64; 25]) {
     }
 }
 
+/// Keccak-256 of `data` natively (the sponge over [`keccak_f`] with Ethereum's pad10*1,
+/// `0x01 … 0x80`): the reference the circuits' instance values are computed with.
+pub fn keccak256(data: &[u8]) -> [u8; 32] {
+    let mut a = [0u64; 25];
+    let mut padded = data.to_vec();
+    padded.push(0x01);
+    padded.resize(padded.len().div_ceil(RATE) * RATE, 0);
+    let last = padded.len() - 1;
+    padded[last] |= 0x80;
+    for block in padded.chunks(RATE) {
+        for (i, w) in block.chunks(8).enumerate() {
+            a[i] ^= u64::from_le_bytes(w.try_into().expect("8-byte words"));
+        }
+        keccak_f(&mut a);
+    }
+    let mut out = [0u8; 32];
+    for (i, w) in out.chunks_mut(8).enumerate() {
+        w.copy_from_slice(&a[i].to_le_bytes());
+    }
+    out
+}
+
 /// The digits `digits[start .. start + len]` packed in base 8, least significant first.
 pub fn pack(digits: &[u8], start: usize, len: usize) -> u64 {
     (0..len)

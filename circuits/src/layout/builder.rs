@@ -71,11 +71,20 @@ pub fn local_row(row: u32) -> u32 {
 /// outside an open block ([`Builder::begin_block`]) goes to the currently shortest lane (ties:
 /// the lowest), so the lanes fill evenly; a block whose rows are allocated by several calls
 /// (and whose gate reads them by rotation) opens a block so they stay contiguous in one lane.
+///
+/// **Keccak rows.** The Keccak columns of a lane (`LayoutParams::keccak_digits > 0`) have
+/// their own row counter ([`Builder::new_keccak_rows`]): Keccak blocks run beside the main
+/// work of the same rows instead of after it, so a lane is as tall as the taller of the two.
+/// This is sound because no gate reads across the two: the Keccak gates and lookups query
+/// only Keccak columns and Keccak fixed columns, every other gate only main and looked-up
+/// columns (the two sets of selectors are disjoint), and values cross between them only by
+/// copy constraints.
 #[derive(Clone, Debug)]
 pub struct Builder {
     pub phase: u8,
     pub params: LayoutParams,
     lane_rows: Vec<u32>,
+    keccak_rows: Vec<u32>,
     cur_lane: usize,
     depth: u32,
     advice: Vec<(CellRef, Native)>,
@@ -93,6 +102,7 @@ impl Builder {
         Self {
             phase,
             lane_rows: vec![0; params.lanes_of(phase)],
+            keccak_rows: vec![0; params.lanes_of(phase)],
             params,
             cur_lane: 0,
             depth: 0,
@@ -121,6 +131,22 @@ impl Builder {
     pub(crate) fn new_rows_in_lane(&mut self, lane: usize, h: u32) -> u32 {
         assert!(lane < self.lane_rows.len(), "no lane {lane}");
         self.alloc(lane, h)
+    }
+
+    /// Reserves `h` consecutive rows of the Keccak columns (see the type doc) in the lane whose
+    /// Keccak columns are the least used (ties: the lowest) and returns the first. Only Keccak
+    /// blocks may write there; the main columns of those rows belong to the main counter.
+    pub(crate) fn new_keccak_rows(&mut self, h: u32) -> u32 {
+        let lane = (0..self.keccak_rows.len())
+            .min_by_key(|&l| self.keccak_rows[l])
+            .unwrap_or(0);
+        let r = self.keccak_rows[lane];
+        self.keccak_rows[lane] += h;
+        assert!(
+            self.keccak_rows[lane] < 1 << LANE_SHIFT,
+            "a lane holds fewer than 2^{LANE_SHIFT} rows"
+        );
+        ((lane as u32) << LANE_SHIFT) | r
     }
 
     fn alloc(&mut self, lane: usize, h: u32) -> u32 {
@@ -160,7 +186,9 @@ impl Builder {
 
     /// Assigns a witness cell at (row, col).
     pub fn assign(&mut self, row: u32, col: usize, value: Native) -> AssignedValue {
-        debug_assert!(local_row(row) < self.lane_rows[lane_of(row)]);
+        debug_assert!(
+            local_row(row) < self.lane_rows[lane_of(row)].max(self.keccak_rows[lane_of(row)])
+        );
         let cell = CellRef {
             phase: self.phase,
             row,
@@ -276,8 +304,13 @@ impl Builder {
     pub fn copy_constraints(&self) -> &[(CellRef, CellRef)] {
         &self.copies
     }
-    /// Height of the tallest lane.
+    /// Height of the tallest lane (its main or its Keccak rows, whichever is taller).
     pub fn rows(&self) -> u32 {
-        self.lane_rows.iter().copied().max().unwrap_or(0)
+        self.lane_rows
+            .iter()
+            .chain(self.keccak_rows.iter())
+            .copied()
+            .max()
+            .unwrap_or(0)
     }
 }
