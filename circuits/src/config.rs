@@ -64,13 +64,19 @@ impl CircuitConfig {
         // The fixed columns and selectors each layer declares, in allocation order (part of the
         // verifying key): range, the layout's linear row, field, ecc; the challenge gates on
         // lane 0 of the later phases.
-        let fixed: Vec<FixedId> = [
-            crate::range::gates::fixed_columns(&params),
-            LINEAR_ROW_COLUMNS.to_vec(),
-            crate::ecc::gates::FIXED_COLUMNS.to_vec(),
-            crate::keccak::gates::fixed_columns(&params),
-        ]
-        .concat();
+        // The Keccak layer's are on lane 0 only, where its columns are.
+        let fixed_of = |lane: usize| -> Vec<FixedId> {
+            let mut v = [
+                crate::range::gates::fixed_columns(&params),
+                LINEAR_ROW_COLUMNS.to_vec(),
+                crate::ecc::gates::FIXED_COLUMNS.to_vec(),
+            ]
+            .concat();
+            if lane == 0 {
+                v.extend(crate::keccak::gates::fixed_columns(&params));
+            }
+            v
+        };
         let gates_of = |phase: u8, lane: usize| -> Vec<GateId> {
             let mut v = crate::range::gates::GATES.to_vec();
             v.push(LINEAR_ROW);
@@ -78,13 +84,22 @@ impl CircuitConfig {
             if phase >= 1 && lane == 0 {
                 v.extend((0..params.challenge_gates()).map(|k| CHALLENGE.at(k)));
             }
-            v.extend(crate::keccak::gates::gates(&params));
+            if lane == 0 {
+                v.extend(crate::keccak::gates::gates(&params));
+            }
             v
         };
         let groups: Vec<GroupConfig> = (first..params.phases)
             .flat_map(|ph| (0..params.lanes_of(ph)).map(move |lane| (ph, lane)))
             .map(|(ph, lane)| {
-                GroupConfig::configure(meta, ph, lane, &params, &fixed, &gates_of(ph, lane))
+                GroupConfig::configure(
+                    meta,
+                    ph,
+                    lane,
+                    &params,
+                    &fixed_of(lane),
+                    &gates_of(ph, lane),
+                )
             })
             .collect();
         for g in &groups {

@@ -22,7 +22,7 @@ use batch_ecdsa::batch_file::Policy;
 use batch_ecdsa::prover::circuit::{witnesses_from_batch, CircuitKind};
 use batch_ecdsa::prover::params::load_or_create_dev;
 use batch_ecdsa::prover::transcript::evm_calldata;
-use batch_ecdsa_circuits::ecdsa::BatchEcdsaCircuit;
+use batch_ecdsa_circuits::ecdsa::{BatchEcdsaCircuit, Statement};
 use batch_ecdsa_circuits::plan::Plan;
 use halo2_proofs::halo2curves::bn256::{Bn256, Fr, G1Affine};
 use halo2_proofs::plonk::{keygen_pk, keygen_vk, ProvingKey, VerifyingKey};
@@ -93,6 +93,8 @@ pub struct OuterKeys {
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct AggregateRow {
     pub circuit: String,
+    /// The inner proof's statement (`keys`: 3 public inputs per signature; `digest`: 2).
+    pub statement: String,
     pub batch_size: u64,
     pub inner_k: u32,
     pub inner_public_inputs: u64,
@@ -133,15 +135,17 @@ pub fn same_srs(a: &ParamsKZG<Bn256>, b: &ParamsKZG<Bn256>) -> bool {
         && a.s_g2() == b.s_g2()
 }
 
-/// A batch-circuit proof of the demo batch of `b` signatures in snark-verifier's Poseidon
-/// transcript (SHPLONK), under the development parameters of the circuit's k.
-pub fn inner_snark(b: usize, params_dir: &Path) -> Result<Inner, String> {
+/// A batch-circuit proof of the demo batch of `b` signatures stating `statement`, in
+/// snark-verifier's Poseidon transcript (SHPLONK), under the development parameters of the
+/// circuit's k.
+pub fn inner_snark(b: usize, statement: Statement, params_dir: &Path) -> Result<Inner, String> {
     let kind = CircuitKind::Batch;
-    let plan = Plan::new(kind, b, kind.default_window());
+    let plan = Plan::new_for(kind, b, kind.default_window(), statement);
     let file = demo_file(b)?;
     let witnesses =
         witnesses_from_batch(&file, Policy::default(), true).map_err(|e| e.to_string())?;
-    let circuit = BatchEcdsaCircuit::new(plan.params.clone(), witnesses, plan.window);
+    let circuit = BatchEcdsaCircuit::new(plan.params.clone(), witnesses, plan.window)
+        .with_statement(statement);
     let inner_params = dev_params(params_dir, plan.k)?;
 
     let t = Instant::now();
@@ -325,14 +329,15 @@ pub struct AggregateMeasured {
 /// proof byte and a changed inner public input must be rejected. `log` hears each step.
 pub fn measure_aggregation(
     b: usize,
+    statement: Statement,
     shape: OuterShape,
     params_dir: &Path,
     solc: &Solc,
     log: &dyn Fn(&str),
 ) -> Result<AggregateMeasured, String> {
-    let inner = inner_snark(b, params_dir)?;
+    let inner = inner_snark(b, statement, params_dir)?;
     log(&format!(
-        "inner: B = {b}, k = {}, keygen {:.1} s, prove {:.1} s, proof {} bytes, {} public inputs",
+        "inner: B = {b}, {statement}, k = {}, keygen {:.1} s, prove {:.1} s, proof {} bytes, {} public inputs",
         inner.k,
         inner.keygen.as_secs_f64(),
         inner.prove.as_secs_f64(),
@@ -390,6 +395,7 @@ pub fn measure_aggregation(
 
     let row = AggregateRow {
         circuit: CircuitKind::Batch.to_string(),
+        statement: statement.to_string(),
         batch_size: b as u64,
         inner_k: inner.k,
         inner_public_inputs: inner.snark.instances[0].len() as u64,

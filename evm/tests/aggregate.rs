@@ -10,6 +10,7 @@
 
 use std::path::PathBuf;
 
+use batch_ecdsa_circuits::ecdsa::{Statement, DIGEST_INSTANCE_CELLS};
 use batch_ecdsa_evm::aggregate::{inner_snark, measure_aggregation, OuterShape, ACCUMULATOR_LIMBS};
 use batch_ecdsa_evm::solc::Solc;
 use batch_ecdsa_evm::EIP170_CODE_LIMIT;
@@ -21,14 +22,19 @@ fn params_dir() -> PathBuf {
 #[test]
 fn inner_proof_for_aggregation() {
     // `inner_snark` asserts the proof verifies natively in the Poseidon transcript.
-    let inner = inner_snark(1, &params_dir()).unwrap();
-    assert_eq!(inner.k, 14);
-    assert_eq!(inner.snark.instances.len(), 1, "one instance column");
-    assert_eq!(
-        inner.snark.instances[0].len(),
-        batch_ecdsa_circuits::ecdsa::INSTANCE_CELLS_PER_SIGNATURE
-    );
-    assert_eq!(inner.snark.protocol.num_instance, vec![3]);
+    for (statement, n) in [
+        (
+            Statement::Keys,
+            batch_ecdsa_circuits::ecdsa::INSTANCE_CELLS_PER_SIGNATURE,
+        ),
+        (Statement::Digest, DIGEST_INSTANCE_CELLS),
+    ] {
+        let inner = inner_snark(1, statement, &params_dir()).unwrap();
+        assert_eq!(inner.k, 14, "{statement}");
+        assert_eq!(inner.snark.instances.len(), 1, "one instance column");
+        assert_eq!(inner.snark.instances[0].len(), n, "{statement}");
+        assert_eq!(inner.snark.protocol.num_instance, vec![n]);
+    }
 }
 
 #[test]
@@ -41,9 +47,14 @@ fn aggregated_verifier_fits_eip170() {
     };
     // Checks inside: honest calldata accepted, a flipped proof byte and a changed inner
     // public input rejected.
-    let m =
-        measure_aggregation(1, shape, &params_dir(), &solc, &|line| eprintln!("{line}")).unwrap();
+    let m = measure_aggregation(1, Statement::Digest, shape, &params_dir(), &solc, &|line| {
+        eprintln!("{line}")
+    })
+    .unwrap();
     assert!(m.row.fits_eip170);
     assert!((m.row.runtime_code_bytes as usize) <= EIP170_CODE_LIMIT);
-    assert_eq!(m.row.outer_public_inputs as usize, ACCUMULATOR_LIMBS + 3);
+    assert_eq!(
+        m.row.outer_public_inputs as usize,
+        ACCUMULATOR_LIMBS + DIGEST_INSTANCE_CELLS
+    );
 }

@@ -15,6 +15,13 @@
 //! signature i, the raw limbs of `x(Rᵢ)`, `y(Rᵢ)` and `sᵢ` ([`RAW_CELLS_PER_SIGNATURE`] cells,
 //! one per row). Nothing is checked there. (`hᵢ`, `Qᵢ` are public inputs, bound to the
 //! instance column, which the transcript absorbs first, so they need no commitment here.)
+//! Under [`Statement::Digest`] the instance is only the digest D of the `(hᵢ, addressᵢ)` pairs
+//! ([`super::digest`]), which binds a key only through its 160-bit address: the commit column
+//! then also holds the limbs of `hᵢ` (the 256-bit signing hash), `x(Qᵢ)`, `y(Qᵢ)`
+//! ([`raw_cells_per_signature`]: 18 per signature), copy-constrained to what phase 1 loads, so
+//! every input of the batch equation is again fixed before the challenges. Phase 1 then also
+//! lays out the statement's bytes and its Keccak blocks (in the lane's Keccak columns, beside
+//! the curve work) and binds `[D_hi, D_lo]` to the instance.
 //!
 //! **Phase 1** (after the challenges; one column group by default, more with
 //! [`LayoutGoal::FastProver`]): the challenge cells, pinned 16 to a `Challenge(k)` gate

@@ -72,7 +72,7 @@ pub fn local_row(row: u32) -> u32 {
 /// the lowest), so the lanes fill evenly; a block whose rows are allocated by several calls
 /// (and whose gate reads them by rotation) opens a block so they stay contiguous in one lane.
 ///
-/// **Keccak rows.** The Keccak columns of a lane (`LayoutParams::keccak_digits > 0`) have
+/// **Keccak rows.** The Keccak columns (`LayoutParams::keccak_digits > 0`, lane 0 only) have
 /// their own row counter ([`Builder::new_keccak_rows`]): Keccak blocks run beside the main
 /// work of the same rows instead of after it, so a lane is as tall as the taller of the two.
 /// This is sound because no gate reads across the two: the Keccak gates and lookups query
@@ -133,13 +133,11 @@ impl Builder {
         self.alloc(lane, h)
     }
 
-    /// Reserves `h` consecutive rows of the Keccak columns (see the type doc) in the lane whose
-    /// Keccak columns are the least used (ties: the lowest) and returns the first. Only Keccak
-    /// blocks may write there; the main columns of those rows belong to the main counter.
+    /// Reserves `h` consecutive rows of the Keccak columns (see the type doc), which only lane
+    /// 0 has, and returns the first. Only Keccak blocks may write there; the main columns of
+    /// those rows belong to the main counter.
     pub(crate) fn new_keccak_rows(&mut self, h: u32) -> u32 {
-        let lane = (0..self.keccak_rows.len())
-            .min_by_key(|&l| self.keccak_rows[l])
-            .unwrap_or(0);
+        let lane = 0;
         let r = self.keccak_rows[lane];
         self.keccak_rows[lane] += h;
         assert!(

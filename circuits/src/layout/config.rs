@@ -158,7 +158,8 @@ pub struct GroupConfig {
     /// The selectors of the gates the chips declared, in allocation order.
     pub selectors: Vec<(GateId, Selector)>,
     /// The Keccak chip's advice columns (`crate::keccak::gates`), after the looked-up ones in
-    /// the builder's column numbering; empty unless `LayoutParams::keccak_digits > 0`.
+    /// the builder's column numbering; empty unless `LayoutParams::keccak_digits > 0`, and
+    /// on lane 0 of a phase only.
     pub keccak: Vec<Column<Advice>>,
 }
 
@@ -187,8 +188,10 @@ impl GroupConfig {
         }
         let fixed = fixed.iter().map(|&f| (f, meta.fixed_column())).collect();
         let selectors = gates.iter().map(|&g| (g, meta.selector())).collect();
-        // Allocated last, and only when asked for: circuits without Keccak keep their keys.
-        let keccak = if params.keccak_digits > 0 {
+        // Allocated last, and only when asked for (circuits without Keccak keep their keys),
+        // on lane 0 only: Keccak blocks have their own rows there (`Builder::new_keccak_rows`),
+        // beside the main work, so one lane's Keccak columns serve the phase.
+        let keccak = if params.keccak_digits > 0 && lane == 0 {
             (0..KECCAK_COLS)
                 .map(|i| {
                     let c = match phase {

@@ -1,4 +1,4 @@
-//! `evm-aggregate [--count B] [--k K] [--lookup-bits L] [--json FILE]`
+//! `evm-aggregate [--count B] [--public digest|keys] [--k K] [--lookup-bits L] [--json FILE]`
 //! (feature `aggregate`): the aggregation prototype end to end. Proves the demo batch of B
 //! signatures with the batch circuit in snark-verifier's Poseidon transcript, verifies that
 //! proof inside snark-verifier-sdk's aggregation circuit of 2^K rows (lookup bits L, default
@@ -16,6 +16,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use batch_ecdsa_circuits::ecdsa::Statement;
 use batch_ecdsa_evm::aggregate::{
     dev_params, inner_snark, measure_aggregation, outer_verifier, outer_vk, peak_rss_mib,
     OuterShape,
@@ -31,6 +32,10 @@ struct Args {
     /// The batch size B of the inner (batch circuit) proof.
     #[arg(long, default_value_t = 1)]
     count: usize,
+    /// The inner proof's statement: `digest` (one Keccak digest of the (hash, address)
+    /// pairs: 2 public inputs) or `keys` (3 per signature).
+    #[arg(long = "public", default_value = "digest")]
+    statement: Statement,
     /// log2 rows of the outer (aggregation) circuit.
     #[arg(long, default_value_t = 21)]
     k: u32,
@@ -58,7 +63,7 @@ struct Args {
 fn run(args: &Args) -> Result<(), String> {
     let solc = Solc::locate_or_install().map_err(|e| e.to_string())?;
     if !args.sweep.is_empty() {
-        let inner = inner_snark(args.count, &args.params_dir)?;
+        let inner = inner_snark(args.count, args.statement, &args.params_dir)?;
         for &k in &args.sweep {
             let p = dev_params(&args.params_dir, k)?;
             let shape = OuterShape {
@@ -96,9 +101,14 @@ fn run(args: &Args) -> Result<(), String> {
         k: args.k,
         lookup_bits: args.lookup_bits.unwrap_or(args.k as usize - 1),
     };
-    let m = measure_aggregation(args.count, shape, &args.params_dir, &solc, &|line| {
-        eprintln!("{line}")
-    })?;
+    let m = measure_aggregation(
+        args.count,
+        args.statement,
+        shape,
+        &args.params_dir,
+        &solc,
+        &|line| eprintln!("{line}"),
+    )?;
     std::fs::create_dir_all(&args.out_dir).map_err(|e| e.to_string())?;
     std::fs::write(args.out_dir.join("AggregationVerifier.sol"), &m.solidity)
         .map_err(|e| e.to_string())?;
