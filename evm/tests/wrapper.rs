@@ -10,13 +10,11 @@ use std::sync::OnceLock;
 
 use batch_ecdsa::native::digest::batch_digest;
 use batch_ecdsa::native::hash::keccak256;
-use batch_ecdsa::txs::demo::demo_txs;
-use batch_ecdsa::txs::{SignedTxs, TxPolicy};
 use batch_ecdsa_evm::chain::Chain;
 use batch_ecdsa_evm::solc::Solc;
 use batch_ecdsa_evm::wrapper::{
-    abi_bytes_call, encode_payloads, mock_verifier_creation, payloads_digest,
-    verify_hashes_calldata, verify_transactions_calldata, wrapper_creation, WrapperChain,
+    abi_bytes_call, encode_payloads, mock_verifier_creation, verify_hashes_calldata,
+    verify_transactions_calldata, wrapper_creation, PayloadBatch as Batch, WrapperChain,
     WrapperCode, WrapperRevert, VERIFY_HASHES, VERIFY_TRANSACTIONS,
 };
 use rand_chacha::rand_core::{RngCore, SeedableRng};
@@ -30,25 +28,9 @@ fn code() -> &'static WrapperCode {
     })
 }
 
-/// A batch: signing payloads and their senders.
-#[derive(Clone, Debug)]
-struct Batch {
-    payloads: Vec<Vec<u8>>,
-    senders: Vec<[u8; 20]>,
-}
-
-/// `n` demo transactions' signing payloads and senders (seed 1, chain 1).
+/// `n` demo transactions' signing payloads and senders (seed 1).
 fn demo(n: usize) -> Batch {
-    let raw = demo_txs(n, 1, 1).expect("demo transactions");
-    let txs = SignedTxs::decode(&raw, &TxPolicy::for_chain(1)).expect("valid");
-    Batch {
-        payloads: txs
-            .records
-            .iter()
-            .map(|r| r.tx.signing_payload.clone())
-            .collect(),
-        senders: txs.records.iter().map(|r| r.sender).collect(),
-    }
+    Batch::demo(n, 1).expect("demo transactions")
 }
 
 fn proof() -> Vec<u8> {
@@ -57,7 +39,7 @@ fn proof() -> Vec<u8> {
 
 /// The wrapper beside a stand-in verifier expecting `batch` and `proof`.
 fn chain_for(batch: &Batch, proof: &[u8]) -> WrapperChain {
-    let d = payloads_digest(&batch.payloads, &batch.senders);
+    let d = batch.digest();
     let mock = mock_verifier_creation(&code().mock, &d, proof, 0);
     WrapperChain::deploy(&code().wrapper, &mock, false).expect("deploys")
 }
