@@ -1,5 +1,7 @@
 //! An in-memory EVM (revm, Prague rules) to deploy a verifier and call it: the gas a real
-//! transaction would use, EIP-7623 floor included.
+//! transaction would use, EIP-7623 floor included. [`deploy`] puts one contract on a chain of
+//! its own; a [`Chain`] holds several (a wrapper beside the verifier it calls) and returns
+//! what a call returned.
 
 use revm::context::result::{ExecutionResult, Output};
 use revm::context::TxEnv;
@@ -11,9 +13,32 @@ use revm::{Context, ExecuteCommitEvm, MainBuilder, MainContext};
 /// Gas limit of a verifying call: above any verifier here, and what a failing call may burn.
 pub const CALL_GAS_LIMIT: u64 = 30_000_000;
 
+/// An in-memory chain holding any number of contracts (a wrapper and the verifier it calls).
+pub struct Chain {
+    evm: revm::MainnetEvm<revm::handler::MainnetContext<InMemoryDB>>,
+}
+
+/// A contract deployed on a [`Chain`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Contract {
+    pub address: Address,
+    /// Gas of the deploying transaction.
+    pub deploy_gas: u64,
+    /// Bytes of the runtime code the deployment left.
+    pub runtime_bytes: usize,
+}
+
+/// What a call did, with the bytes it returned (on success) or reverted with (on a revert;
+/// empty for a halt).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Called {
+    pub outcome: CallOutcome,
+    pub output: Vec<u8>,
+}
+
 /// A deployed contract in its own in-memory chain.
 pub struct Deployed {
-    evm: revm::MainnetEvm<revm::handler::MainnetContext<InMemoryDB>>,
+    chain: Chain,
     address: Address,
     /// Gas of the deploying transaction.
     pub deploy_gas: u64,
@@ -56,43 +81,61 @@ pub enum CallOutcome {
     Rejected { gas_used: u64, reason: String },
 }
 
-/// Deploys `creation` code. With `lift_code_limit`, EIP-170's 24,576-byte runtime limit (and
-/// EIP-3860's initcode limit) is lifted, to measure a verifier too large for mainnet.
+/// Deploys `creation` code on a fresh chain. With `lift_code_limit`, EIP-170's 24,576-byte
+/// runtime limit (and EIP-3860's initcode limit) is lifted, to measure a verifier too large
+/// for mainnet.
 pub fn deploy(creation: &[u8], lift_code_limit: bool) -> Result<Deployed, String> {
-    let mut evm = Context::mainnet()
-        .with_db(InMemoryDB::default())
-        .modify_cfg_chained(|cfg| {
-            cfg.disable_nonce_check = true;
-            if lift_code_limit {
-                cfg.limit_contract_code_size = Some(usize::MAX);
-            }
-        })
-        .build_mainnet();
-    let tx = TxEnv {
-        gas_limit: u64::MAX / 2,
-        kind: TxKind::Create,
-        data: creation.to_vec().into(),
-        ..Default::default()
-    };
-    match evm.transact_commit(tx) {
-        Err(e) => Err(format!("the deploying transaction is invalid: {e:?}")),
-        Ok(ExecutionResult::Success {
-            gas_used,
-            output: Output::Create(runtime, Some(address)),
-            ..
-        }) => Ok(Deployed {
-            evm,
-            address,
-            deploy_gas: gas_used,
-            runtime_bytes: runtime.len(),
-        }),
-        Ok(other) => Err(format!("deployment failed: {other:?}")),
-    }
+    let mut chain = Chain::new(lift_code_limit);
+    let c = chain.deploy(creation)?;
+    Ok(Deployed {
+        chain,
+        address: c.address,
+        deploy_gas: c.deploy_gas,
+        runtime_bytes: c.runtime_bytes,
+    })
 }
 
-impl Deployed {
-    /// Calls the contract with `calldata` (gas limit [`CALL_GAS_LIMIT`]).
-    pub fn call(&mut self, calldata: &[u8]) -> Result<CallOutcome, String> {
+impl Chain {
+    /// An empty chain (Prague rules); `lift_code_limit` as for [`deploy`].
+    pub fn new(lift_code_limit: bool) -> Self {
+        let evm = Context::mainnet()
+            .with_db(InMemoryDB::default())
+            .modify_cfg_chained(|cfg| {
+                cfg.disable_nonce_check = true;
+                if lift_code_limit {
+                    cfg.limit_contract_code_size = Some(usize::MAX);
+                }
+            })
+            .build_mainnet();
+        Chain { evm }
+    }
+
+    /// Deploys `creation` code (constructor arguments appended, if any); each deployment gets
+    /// a new address (the sender's nonce is bumped).
+    pub fn deploy(&mut self, creation: &[u8]) -> Result<Contract, String> {
+        let tx = TxEnv {
+            gas_limit: u64::MAX / 2,
+            kind: TxKind::Create,
+            data: creation.to_vec().into(),
+            ..Default::default()
+        };
+        match self.evm.transact_commit(tx) {
+            Err(e) => Err(format!("the deploying transaction is invalid: {e:?}")),
+            Ok(ExecutionResult::Success {
+                gas_used,
+                output: Output::Create(runtime, Some(address)),
+                ..
+            }) => Ok(Contract {
+                address,
+                deploy_gas: gas_used,
+                runtime_bytes: runtime.len(),
+            }),
+            Ok(other) => Err(format!("deployment failed: {other:?}")),
+        }
+    }
+
+    /// Calls `to` with `calldata` (gas limit [`CALL_GAS_LIMIT`]).
+    pub fn call(&mut self, to: Address, calldata: &[u8]) -> Result<Called, String> {
         let init = revm::interpreter::gas::calculate_initial_tx_gas(
             SpecId::PRAGUE,
             calldata,
@@ -103,25 +146,43 @@ impl Deployed {
         );
         let tx = TxEnv {
             gas_limit: CALL_GAS_LIMIT,
-            kind: TxKind::Call(self.address),
+            kind: TxKind::Call(to),
             data: calldata.to_vec().into(),
             ..Default::default()
         };
         match self.evm.transact_commit(tx) {
             Err(e) => Err(format!("the calling transaction is invalid: {e:?}")),
-            Ok(ExecutionResult::Success { gas_used, .. }) => Ok(CallOutcome::Accepted(CallGas {
-                total: gas_used,
-                intrinsic: init.initial_gas,
-                floor: init.floor_gas,
-            })),
-            Ok(ExecutionResult::Revert { gas_used, .. }) => Ok(CallOutcome::Rejected {
-                gas_used,
-                reason: "revert".into(),
+            Ok(ExecutionResult::Success {
+                gas_used, output, ..
+            }) => Ok(Called {
+                outcome: CallOutcome::Accepted(CallGas {
+                    total: gas_used,
+                    intrinsic: init.initial_gas,
+                    floor: init.floor_gas,
+                }),
+                output: output.data().to_vec(),
             }),
-            Ok(ExecutionResult::Halt { reason, gas_used }) => Ok(CallOutcome::Rejected {
-                gas_used,
-                reason: format!("halt: {reason:?}"),
+            Ok(ExecutionResult::Revert { gas_used, output }) => Ok(Called {
+                outcome: CallOutcome::Rejected {
+                    gas_used,
+                    reason: "revert".into(),
+                },
+                output: output.to_vec(),
+            }),
+            Ok(ExecutionResult::Halt { reason, gas_used }) => Ok(Called {
+                outcome: CallOutcome::Rejected {
+                    gas_used,
+                    reason: format!("halt: {reason:?}"),
+                },
+                output: Vec::new(),
             }),
         }
+    }
+}
+
+impl Deployed {
+    /// Calls the contract with `calldata` (gas limit [`CALL_GAS_LIMIT`]).
+    pub fn call(&mut self, calldata: &[u8]) -> Result<CallOutcome, String> {
+        self.chain.call(self.address, calldata).map(|c| c.outcome)
     }
 }

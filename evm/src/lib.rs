@@ -9,7 +9,9 @@
 //! - [`measure`]: one circuit and batch size end to end (prove with the EVM transcript,
 //!   generate, compile, deploy, verify) and the row the bench and the calldata calculator read;
 //! - [`ecrecover`]: the path a proof replaces for a bridge or committee, N `ecrecover`s in a
-//!   Solidity loop, measured in the same EVM.
+//!   Solidity loop, measured in the same EVM;
+//! - [`wrapper`]: the digest wrapper a rollup calls with its signing payloads (or hashes),
+//!   senders and proof: it recomputes the digest-mode public input D and calls the verifier.
 //!
 //! What the deployed verifier checks: the calldata is the instance column as 32-byte words
 //! followed by the proof (`batch_ecdsa::prover::transcript::evm_calldata`); it returns
@@ -25,6 +27,7 @@ pub mod ecrecover;
 pub mod generate;
 pub mod measure;
 pub mod solc;
+pub mod wrapper;
 
 /// EIP-170: the largest runtime code a contract may have on Ethereum mainnet.
 pub const EIP170_CODE_LIMIT: usize = 24_576;

@@ -4,9 +4,11 @@
 //! [`sqrt`] (square roots and point decompression), [`public_key`], [`signature`] (parsing and
 //! invariants), [`ecdsa`] (verify, ECDSA* nonce point, sign), [`recover`] (R and Q from
 //! (r, v)), [`msm`] (multi-scalar multiplication, fixed-base G), [`batch_verify`] (the
-//! random-linear-combination batch check). Errors live in [`error`].
+//! random-linear-combination batch check). Beside them, [`digest`]: the batch digest D of the
+//! digest-mode statement (signing hashes and addresses). Errors live in [`error`].
 
 pub mod batch_verify;
+pub mod digest;
 pub mod ecdsa;
 pub mod encoding;
 pub mod error;

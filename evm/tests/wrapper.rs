@@ -1,0 +1,278 @@
+//! The digest wrapper (`evm/contracts/BatchEcdsaWrapper.sol`) in revm against the stand-in
+//! verifier (`MockDigestVerifier.sol`), which accepts only D_hi ‖ D_lo ‖ proof for the D that
+//! `batch_ecdsa::native::digest::batch_digest` gives and the exact proof bytes. No proof is
+//! made: what is tested is that the wrapper calls the verifier with the statement of the batch
+//! it was given, and rejects malformed input with its named errors.
+//!
+//! Needs solc-js (`npm ci --prefix evm/solc`; `.ci/run` installs it).
+
+use std::sync::OnceLock;
+
+use batch_ecdsa::native::digest::batch_digest;
+use batch_ecdsa::native::hash::keccak256;
+use batch_ecdsa_evm::chain::Chain;
+use batch_ecdsa_evm::solc::Solc;
+use batch_ecdsa_evm::wrapper::{
+    abi_bytes_call, encode_payloads, mock_verifier_creation, verify_hashes_calldata,
+    verify_transactions_calldata, wrapper_creation, PayloadBatch as Batch, WrapperChain,
+    WrapperCode, WrapperRevert, VERIFY_HASHES, VERIFY_TRANSACTIONS,
+};
+use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+
+fn code() -> &'static WrapperCode {
+    static CODE: OnceLock<WrapperCode> = OnceLock::new();
+    CODE.get_or_init(|| {
+        let solc = Solc::locate_or_install().expect("solc-js (npm ci --prefix evm/solc)");
+        WrapperCode::compile(&solc).expect("compiles")
+    })
+}
+
+/// `n` demo transactions' signing payloads and senders (seed 1).
+fn demo(n: usize) -> Batch {
+    Batch::demo(n, 1).expect("demo transactions")
+}
+
+fn proof() -> Vec<u8> {
+    (0..1000u32).map(|i| (i * 7 + 3) as u8).collect()
+}
+
+/// The wrapper beside a stand-in verifier expecting `batch` and `proof`.
+fn chain_for(batch: &Batch, proof: &[u8]) -> WrapperChain {
+    let d = batch.digest();
+    let mock = mock_verifier_creation(&code().mock, &d, proof, 0);
+    WrapperChain::deploy(&code().wrapper, &mock, false).expect("deploys")
+}
+
+fn hashes(batch: &Batch) -> Vec<[u8; 32]> {
+    batch.payloads.iter().map(|p| keccak256(p)).collect()
+}
+
+/// Both functions accept `batch` and return the Rust D.
+fn assert_accepted(chain: &mut WrapperChain, batch: &Batch, proof: &[u8]) {
+    let expected = batch_digest(
+        &hashes(batch)
+            .into_iter()
+            .zip(batch.senders.iter().copied())
+            .collect::<Vec<_>>(),
+    );
+    let data = verify_transactions_calldata(&batch.payloads, &batch.senders, proof).unwrap();
+    let (d, _) = chain.verify(&data).expect("verifyTransactions accepts");
+    assert_eq!(d, expected, "verifyTransactions' D");
+    let data = verify_hashes_calldata(&hashes(batch), &batch.senders, proof).unwrap();
+    let (d, _) = chain.verify(&data).expect("verifyHashes accepts");
+    assert_eq!(d, expected, "verifyHashes' D");
+}
+
+/// Both functions reject `batch` (with `proof`) as ProofRejected.
+fn assert_rejected(chain: &mut WrapperChain, batch: &Batch, proof: &[u8]) {
+    let data = verify_transactions_calldata(&batch.payloads, &batch.senders, proof).unwrap();
+    assert_eq!(chain.verify(&data), Err(WrapperRevert::ProofRejected));
+    let data = verify_hashes_calldata(&hashes(batch), &batch.senders, proof).unwrap();
+    assert_eq!(chain.verify(&data), Err(WrapperRevert::ProofRejected));
+}
+
+/// B = 1 and 2 (demo transactions), and 32 mixing demo transactions with an empty payload and
+/// payloads of 256 and 1,000 bytes.
+#[test]
+fn valid_batches_pass() {
+    let proof = proof();
+    let mut b32 = demo(29);
+    for len in [0usize, 256, 1000] {
+        b32.payloads
+            .push((0..len).map(|i| (i % 251) as u8).collect());
+        b32.senders.push([len as u8; 20]);
+    }
+    b32.payloads.swap(0, 29);
+    b32.senders.swap(0, 29);
+    let mut two = demo(2);
+    two.payloads[1] = vec![0xee; 300];
+    for batch in [demo(1), demo(2), two, b32] {
+        let mut chain = chain_for(&batch, &proof);
+        assert_accepted(&mut chain, &batch, &proof);
+    }
+}
+
+/// A payload one byte off, a sender one byte off, two pairs swapped, two senders swapped,
+/// the proof one byte off or one byte short: the wrapper computes (or forwards) something
+/// else and the verifier rejects.
+#[test]
+fn tampered_batches_are_rejected() {
+    let proof = proof();
+    let batch = demo(6);
+    let mut chain = chain_for(&batch, &proof);
+    assert_accepted(&mut chain, &batch, &proof);
+
+    let mut b = batch.clone();
+    b.payloads[3][10] ^= 1;
+    assert_rejected(&mut chain, &b, &proof);
+
+    let mut b = batch.clone();
+    b.senders[5][19] ^= 0x40;
+    assert_rejected(&mut chain, &b, &proof);
+
+    let mut b = batch.clone();
+    b.payloads.swap(1, 4);
+    b.senders.swap(1, 4);
+    assert_rejected(&mut chain, &b, &proof);
+
+    let mut b = batch.clone();
+    b.senders.swap(0, 1);
+    assert_rejected(&mut chain, &b, &proof);
+
+    let mut p = proof.clone();
+    p[500] ^= 1;
+    assert_rejected(&mut chain, &batch, &p);
+    assert_rejected(&mut chain, &batch, &proof[..proof.len() - 1]);
+
+    // The pairs of a prefix of the batch.
+    let prefix = Batch {
+        payloads: batch.payloads[..5].to_vec(),
+        senders: batch.senders[..5].to_vec(),
+    };
+    assert_rejected(&mut chain, &prefix, &proof);
+}
+
+/// Calldata of `verifyTransactions` from raw `payloads` and `senders` bytes (any encoding).
+fn raw_tx_call(payloads: &[u8], senders: &[u8], proof: &[u8]) -> Vec<u8> {
+    abi_bytes_call(VERIFY_TRANSACTIONS, &[payloads, senders, proof])
+}
+
+#[test]
+fn malformed_inputs_are_named() {
+    let proof = proof();
+    let batch = demo(3);
+    let mut chain = chain_for(&batch, &proof);
+    let enc = encode_payloads(&batch.payloads).unwrap();
+    let senders = batch.senders.concat();
+    let b = batch.payloads.len() as u64;
+    assert!(chain.verify(&raw_tx_call(&enc, &senders, &proof)).is_ok());
+
+    // Senders: empty, one byte short, one byte over.
+    assert_eq!(
+        chain.verify(&raw_tx_call(&enc, &[], &proof)),
+        Err(WrapperRevert::EmptyBatch)
+    );
+    assert_eq!(
+        chain.verify(&raw_tx_call(&enc, &senders[1..], &proof)),
+        Err(WrapperRevert::SendersLength(59))
+    );
+    let mut over = senders.clone();
+    over.push(0);
+    assert_eq!(
+        chain.verify(&raw_tx_call(&enc, &over, &proof)),
+        Err(WrapperRevert::SendersLength(61))
+    );
+    // One sender more than payloads: the fourth payload's prefix is missing.
+    let mut four = senders.clone();
+    four.extend_from_slice(&[9u8; 20]);
+    assert_eq!(
+        chain.verify(&raw_tx_call(&enc, &four, &proof)),
+        Err(WrapperRevert::MalformedPayloads(3))
+    );
+    // One sender fewer: bytes remain after the second payload.
+    assert_eq!(
+        chain.verify(&raw_tx_call(&enc, &senders[..40], &proof)),
+        Err(WrapperRevert::MalformedPayloads(2))
+    );
+    // Trailing bytes after the last payload.
+    let mut trailing = enc.clone();
+    trailing.push(0);
+    assert_eq!(
+        chain.verify(&raw_tx_call(&trailing, &senders, &proof)),
+        Err(WrapperRevert::MalformedPayloads(b))
+    );
+    // The last payload one byte short of its prefix.
+    assert_eq!(
+        chain.verify(&raw_tx_call(&enc[..enc.len() - 1], &senders, &proof)),
+        Err(WrapperRevert::MalformedPayloads(b - 1))
+    );
+    // The first prefix overruns the end (by one byte, then the largest a prefix can say).
+    let first = batch.payloads[0].len() as u32;
+    for len in [(enc.len() - 3 + 1) as u32, (1 << 24) - 1] {
+        let mut bad = enc.clone();
+        bad[..3].copy_from_slice(&len.to_be_bytes()[1..]);
+        assert_eq!(
+            chain.verify(&raw_tx_call(&bad, &senders, &proof)),
+            Err(WrapperRevert::MalformedPayloads(0))
+        );
+    }
+    // A prefix cut: the payloads end one or two bytes into the second prefix.
+    let second = 3 + batch.payloads[0].len();
+    for cut in [1, 2] {
+        assert_eq!(
+            chain.verify(&raw_tx_call(&enc[..second + cut], &senders, &proof)),
+            Err(WrapperRevert::MalformedPayloads(1))
+        );
+    }
+    // A prefix one less or one more than its payload: the next prefix is read out of place,
+    // and the pairs hashed (if it parses at all) are not the batch's.
+    for len in [first - 1, first + 1] {
+        let mut shifted = enc.clone();
+        shifted[..3].copy_from_slice(&len.to_be_bytes()[1..]);
+        assert!(chain
+            .verify(&raw_tx_call(&shifted, &senders, &proof))
+            .is_err());
+    }
+
+    // verifyHashes: 32 bytes per sender, or HashesLength.
+    let hashes = hashes(&batch).concat();
+    let call = |h: &[u8], s: &[u8]| abi_bytes_call(VERIFY_HASHES, &[h, s, &proof]);
+    assert!(chain.verify(&call(&hashes, &senders)).is_ok());
+    assert_eq!(
+        chain.verify(&call(&hashes[1..], &senders)),
+        Err(WrapperRevert::HashesLength {
+            length: 95,
+            expected: 96
+        })
+    );
+    assert_eq!(
+        chain.verify(&call(&hashes, &senders[..40])),
+        Err(WrapperRevert::HashesLength {
+            length: 96,
+            expected: 64
+        })
+    );
+    assert_eq!(
+        chain.verify(&call(&hashes, &[])),
+        Err(WrapperRevert::EmptyBatch)
+    );
+}
+
+/// Random batches (B from 1 to 40, payloads of 0 to 600 random bytes, random senders): the
+/// stand-in accepts, so the wrapper sent the Rust D's words, and the wrapper returns D.
+#[test]
+fn wrapper_digest_matches_native() {
+    let mut rng = ChaCha20Rng::seed_from_u64(17);
+    for _ in 0..24 {
+        let b = 1 + (rng.next_u32() % 40) as usize;
+        let mut batch = Batch {
+            payloads: Vec::new(),
+            senders: Vec::new(),
+        };
+        for _ in 0..b {
+            let mut p = vec![0u8; (rng.next_u32() % 601) as usize];
+            rng.fill_bytes(&mut p);
+            let mut a = [0u8; 20];
+            rng.fill_bytes(&mut a);
+            batch.payloads.push(p);
+            batch.senders.push(a);
+        }
+        let mut proof = vec![0u8; 1 + (rng.next_u32() % 2000) as usize];
+        rng.fill_bytes(&mut proof);
+        let mut chain = chain_for(&batch, &proof);
+        assert_accepted(&mut chain, &batch, &proof);
+    }
+}
+
+/// A verifier address without code is refused at deployment (a call to it would succeed).
+#[test]
+fn verifier_without_code_is_refused() {
+    let mut chain = Chain::new(false);
+    let no_code = revm::primitives::Address::repeat_byte(0x42);
+    let err = chain
+        .deploy(&wrapper_creation(&code().wrapper, no_code))
+        .expect_err("deploys against an address without code");
+    let selector = hex::encode(&keccak256(b"NoVerifierCode()")[..4]);
+    assert!(err.contains(&selector), "{err}");
+}
