@@ -87,6 +87,10 @@ fn run(args: &Args) -> Result<(), String> {
             println!(
                 "{}",
                 serde_json::json!({
+                    "batch_size": args.count,
+                    "statement": args.statement.to_string(),
+                    "inner_k": inner.k,
+                    "inner_columns": inner.snark.protocol.num_witness.iter().sum::<usize>(),
                     "outer": layout,
                     "verifiers": sizes,
                     "layout_and_vk_s": vk_s,
