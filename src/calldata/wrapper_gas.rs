@@ -241,7 +241,7 @@ mod tests {
         // Beyond: the line (300.5 a signature) plus the memory the rows did not pay. At B = 4
         // the proof's copy (0x80 + 64 + 1,000 bytes: 38 words) is the largest memory; at
         // B = 100 the preimage's 0x80 + 5,200 bytes are 167 words.
-        let line = 6_601 + (601 * 96 + 1) / 2;
+        let line = 6_000 + 601 * 98 / 2;
         let mem = (3 * 167 + 167 * 167 / 512) - (3 * 38 + 38 * 38 / 512);
         assert_eq!(c.at(100), line + mem);
         assert_eq!(w.hashes.at(4), 5_200);
