@@ -9,9 +9,13 @@ use std::process::{Command, Output};
 mod cli_support;
 use cli_support::assert_exit;
 
-/// The flag that models one digest as the only public input (no public-input words per
-/// signature): the regime in which the proof path can pay, for the tests of other options.
-const DIGEST: &str = "--public-inputs-per-signature=0";
+/// The keys statement: the embedded bench's keys row, which always exists, so the tests of
+/// other options run whatever rows the bench has (the digest default needs a digest row).
+const KEYS: &str = "--public=keys";
+
+/// With [`KEYS`], no public-input words per signature (the keys row's proof and gas): the regime
+/// in which the proof path can pay, for the tests of other options.
+const ZERO_WORDS: &str = "--public-inputs-per-signature=0";
 
 fn calldata(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_calldata"))
@@ -121,9 +125,197 @@ fn bench_file() -> String {
     format!("{}/results/evm.json", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The committed bench rows.
+fn bench_rows() -> Vec<Value> {
+    serde_json::from_str(&std::fs::read_to_string(bench_file()).unwrap()).unwrap()
+}
+
+/// Whether the committed bench has a digest-statement batch row (the digest default's verifier).
+fn digest_row_embedded() -> bool {
+    bench_rows()
+        .iter()
+        .any(|r| r["circuit"] == "batch" && r["statement"] == "digest")
+}
+
+/// The wrapper's committed measurement (`results/wrapper-gas.json`), as (B, verifyTransactions
+/// gas, verifyHashes gas).
+fn wrapper_rows() -> Vec<(u64, u64, u64)> {
+    let path = format!("{}/results/wrapper-gas.json", env!("CARGO_MANIFEST_DIR"));
+    let rows: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    rows.iter()
+        .map(|r| {
+            (
+                u(&r["batch_size"]),
+                u(&r["transactions_wrapper_gas"]),
+                u(&r["hashes_wrapper_gas"]),
+            )
+        })
+        .collect()
+}
+
+/// A bench file: the committed keys rows plus two digest rows (fixture figures, not
+/// measurements: a 6,000-byte proof and 600,000 gas at B = 32, 5,500 and 550,000 at B = 16).
+fn digest_fixture() -> TempFile {
+    let mut rows = bench_rows();
+    for (b, proof, gas) in [(16u64, 5_500u64, 550_000u64), (32, 6_000, 600_000)] {
+        rows.push(serde_json::json!({
+            "circuit": "batch", "statement": "digest", "batch_size": b, "k": 17,
+            "transcript": "evm", "proof_bytes": proof, "public_inputs": 2,
+            "verify_gas_execution": gas, "runtime_code_bytes": 20_000
+        }));
+    }
+    TempFile::new("digest.json", &serde_json::to_string(&rows).unwrap())
+}
+
+#[test]
+fn digest_default_takes_the_digest_row_and_adds_the_wrapper_gas() {
+    let f = digest_fixture();
+    let (b, tx_gas, hash_gas) = *wrapper_rows().last().unwrap();
+    let bs = b.to_string();
+    let v = json(&["--proof", f.path(), "--batch-size", &bs, "--sizes", &bs]);
+    let p = &v["params"];
+    assert_eq!(p["statement"], "digest");
+    assert_eq!(v["verifier_bench"]["statement"], "digest");
+    assert_eq!(
+        v["verifier_bench"]["batch_size"], 32,
+        "the largest digest B"
+    );
+    // The proof alone: D is computed by the wrapper, no public-input words are posted.
+    assert_eq!(
+        (u(&p["proof_bytes"]), u(&p["public_input_words"])),
+        (6_000, 0)
+    );
+    assert_eq!(u(&p["verification_gas"]), 600_000);
+    assert_eq!(u(&p["framing_bytes"]), 3);
+    // EIP-2028: proof + (20-byte sender + 3-byte length prefix) per signature, all non-zero,
+    // and the verifier's gas plus the wrapper's measured verifyTransactions gas at B.
+    let with = &row(schedule(&v, "calldata"), b)["with_proof"];
+    assert_eq!(u(&with["calldata_bytes"]), 6_000 + 23 * b);
+    assert_eq!(u(&with["gas"]), 16 * (6_000 + 23 * b) + 600_000 + tx_gas);
+    // Bridges: verifyHashes, no prefixes (EIP-7623, off the floor at these sizes).
+    let bridge = &row(&v["bridge"], b)["with_proof"];
+    assert_eq!(u(&bridge["calldata_bytes"]), 6_000 + 20 * b);
+    assert_eq!(
+        u(&bridge["gas"]),
+        16 * (6_000 + 20 * b) + 600_000 + hash_gas
+    );
+    // The text names the statement and where each figure comes from.
+    let t = text(&["--proof", f.path(), "--batch-size", &bs, "--sizes", &bs]);
+    for s in [
+        "statement: digest".to_string(),
+        "digest statement, 6000 B proof, 0 public-input words per signature".to_string(),
+        format!(
+            "+ digest wrapper at B = {b}: {} gas (verifyTransactions, rollups), {} gas \
+             (verifyHashes, bridges)",
+            thousands(tx_gas),
+            thousands(hash_gas)
+        ),
+        "results/wrapper-gas.json".to_string(),
+        "payload framing: 3 B length prefix per payload".to_string(),
+        "signature path posts none".to_string(),
+    ] {
+        assert!(t.contains(&s), "missing {s:?}:\n{t}");
+    }
+    // Beyond the measured B the wrapper's gas is extrapolated, and says so.
+    let t = text(&["--proof", f.path()]);
+    assert!(t.contains(&format!("extrapolated beyond B = {b}")), "{t}");
+    // --verifier-batch-size picks among the digest rows.
+    let v = json(&["--proof", f.path(), "--verifier-batch-size", "16"]);
+    assert_eq!(u(&v["params"]["verification_gas"]), 550_000);
+    // The words override still works under the digest statement.
+    let v = json(&[
+        "--proof",
+        f.path(),
+        "--public-inputs-per-signature",
+        "1",
+        "--sizes",
+        &bs,
+        "--batch-size",
+        &bs,
+    ]);
+    let with = &row(schedule(&v, "calldata"), b)["with_proof"];
+    assert_eq!(u(&with["calldata_bytes"]), 6_000 + (23 + 32) * b);
+}
+
+#[test]
+fn keys_statement_reads_the_keys_row_as_before() {
+    let f = digest_fixture();
+    // The same file under --public keys: the keys row, its words, no wrapper, no framing.
+    let from_file = json(&[KEYS, "--proof", f.path()]);
+    let embedded = json(&[KEYS]);
+    for k in [
+        "proof_bytes",
+        "public_input_words",
+        "verification_gas",
+        "statement",
+    ] {
+        assert_eq!(from_file["params"][k], embedded["params"][k], "{k}");
+    }
+    assert_eq!(embedded["params"]["statement"], "keys");
+    assert_eq!(embedded["params"]["framing_bytes"], 0);
+    assert!(embedded["params"]["wrapper"].is_null());
+    assert_eq!(from_file["answers"], embedded["answers"]);
+    assert!(from_file["verifier_bench"]["statement"].is_null());
+    assert!(text(&[KEYS]).contains("statement: keys"));
+}
+
+#[test]
+fn digest_without_a_digest_row_is_a_clear_error() {
+    // A bench file with keys rows only.
+    let out = calldata(&["--proof", &bench_file()]);
+    if !digest_row_embedded() {
+        assert_exit(&out, 2, "keys-only bench file");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        for s in [
+            "results/evm.json",
+            "digest",
+            "run the EVM bench",
+            "--public keys",
+        ] {
+            assert!(stderr.contains(s), "missing {s:?}: {stderr}");
+        }
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(out.stdout.is_empty());
+    }
+    let keys_only = TempFile::new(
+        "keys-only.json",
+        r#"[{"circuit":"batch","batch_size":32,"proof_bytes":5000,"public_inputs":96,
+             "verify_gas_execution":500000}]"#,
+    );
+    let out = calldata(&["--proof", keys_only.path()]);
+    assert_exit(&out, 2, "keys-only fixture");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(keys_only.path()) && stderr.contains("run the EVM bench"),
+        "{stderr}"
+    );
+    // The default command: the embedded bench's digest row, or the same error naming it.
+    let out = calldata(&[]);
+    if digest_row_embedded() {
+        assert_exit(&out, 0, "digest default");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("statement: digest"));
+    } else {
+        assert_exit(&out, 2, "digest default without a digest row");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("results/evm.json") && stderr.contains("run the EVM bench"),
+            "{stderr}"
+        );
+        // Both verifier figures given: no row is needed, the wrapper is still run.
+        let v = json(&["--proof-bytes", "6000", "--verification-gas", "600000"]);
+        assert_eq!(v["params"]["statement"], "digest");
+        assert!(v["verifier_bench"].is_null());
+        assert!(!v["params"]["wrapper"].is_null());
+    }
+    // --public is the current scenario's; the 2022 example has no statement.
+    let out = calldata(&["--scenario", "optimism-2022", "--public", "keys"]);
+    assert_exit(&out, 2, "--public with optimism-2022");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--public"));
+}
+
 #[test]
 fn default_output_names_every_segment_and_labels_the_measurements() {
-    let t = text(&[]);
+    let t = text(&[KEYS]);
     for s in [
         "scenario: current",
         "[calldata]",
@@ -145,7 +337,7 @@ fn default_output_names_every_segment_and_labels_the_measurements() {
         assert!(t.contains(s), "missing {s:?}:\n{t}");
     }
     // The figures are the embedded bench's, labelled as measured (whatever the bench wrote).
-    let v = json(&[]);
+    let v = json(&[KEYS]);
     let (p, row) = (&v["params"], &v["verifier_bench"]);
     assert_eq!(row["circuit"], "batch");
     assert_eq!(u(&p["proof_bytes"]), u(&row["proof_bytes"]));
@@ -190,7 +382,7 @@ fn first_cheaper(bound: u64, cheaper: impl Fn(u64) -> bool) -> Option<u64> {
 
 #[test]
 fn default_answers_come_from_the_model() {
-    let v = json(&[]);
+    let v = json(&[KEYS]);
     let a = &v["answers"];
     let first = |k: &str| a[k]["first"].as_u64();
     // The answers, recomputed here from the default inputs with the schedules' formulas
@@ -226,7 +418,7 @@ fn default_answers_come_from_the_model() {
         "binding costs more than blobs save: {a}"
     );
     // The text states the same numbers.
-    let t = text(&[]);
+    let t = text(&[KEYS]);
     assert!(t.contains("the proof pays from no B (up to"), "{t}");
     assert!(
         t.contains(&format!("one proof pays from N = {}", thousands(n))),
@@ -240,26 +432,32 @@ fn default_answers_come_from_the_model() {
 
 #[test]
 fn committed_bench_file_gives_the_defaults() {
-    let defaults = json(&[]);
+    let defaults = json(&[KEYS]);
     let f = bench_file();
-    let v = json(&["--proof", &f]);
+    let v = json(&[KEYS, "--proof", &f]);
     for k in ["proof_bytes", "verification_gas"] {
         assert_eq!(v["params"][k], defaults["params"][k], "{k}");
     }
     assert_eq!(v["verifier_bench"], defaults["verifier_bench"]);
     assert_eq!(v["answers"], defaults["answers"]);
-    let t = text(&["--proof", &f]);
+    let t = text(&[KEYS, "--proof", &f]);
     assert!(t.contains("measured: EVM bench"), "{t}");
-    // The help names the measured defaults.
+    // The help names the measured defaults: the digest row's once the bench has one, the keys
+    // row's until then.
     let help = text(&["--help"]);
+    let verifier = if digest_row_embedded() {
+        json(&[])
+    } else {
+        defaults.clone()
+    };
     for s in [
         format!(
             "[default: {}, measured",
-            u(&defaults["params"]["proof_bytes"])
+            u(&verifier["params"]["proof_bytes"])
         ),
         format!(
             "[default: {}, measured",
-            u(&defaults["params"]["verification_gas"])
+            u(&verifier["params"]["verification_gas"])
         ),
         format!(
             "[default: {}, measured",
@@ -272,7 +470,7 @@ fn committed_bench_file_gives_the_defaults() {
     }
     assert!(!help.contains("ESTIMATE"), "{help}");
     // With both verifier figures given, no bench row is named (nor its code size).
-    let v = json(&["--proof-bytes", "1000", "--verification-gas", "1000"]);
+    let v = json(&[KEYS, "--proof-bytes", "1000", "--verification-gas", "1000"]);
     assert!(v["verifier_bench"].is_null());
     // The seed scenario has no bench row.
     assert!(json(&["--scenario", "optimism-2022"])["verifier_bench"].is_null());
@@ -281,11 +479,17 @@ fn committed_bench_file_gives_the_defaults() {
 #[test]
 fn ecrecover_base_gas_is_paid_once_per_call() {
     let gas = |base: &str| {
-        let v = json(&["--ecrecover-base-gas", base, "--sizes", "10"]);
+        let v = json(&[KEYS, "--ecrecover-base-gas", base, "--sizes", "10"]);
         u(&row(&v["bridge"], 10)["without_proof"]["gas"])
     };
     assert_eq!(gas("5000") - gas("0"), 5_000);
-    let t = text(&["--ecrecover-base-gas", "7", "--ecrecover-loop-gas", "9"]);
+    let t = text(&[
+        KEYS,
+        "--ecrecover-base-gas",
+        "7",
+        "--ecrecover-loop-gas",
+        "9",
+    ]);
     assert!(
         t.contains("ecrecover path: 3,000 + 9 gas per signature + 7 gas per call (given)"),
         "{t}"
@@ -294,28 +498,29 @@ fn ecrecover_base_gas_is_paid_once_per_call() {
 
 #[test]
 fn break_evens_do_not_depend_on_the_base_fee() {
-    let cheap = json(&["--base-fee-gwei", "0.04"]);
-    let dear = json(&["--base-fee-gwei", "30"]);
+    let cheap = json(&[KEYS, "--base-fee-gwei", "0.04"]);
+    let dear = json(&[KEYS, "--base-fee-gwei", "30"]);
     assert_eq!(cheap["answers"], dear["answers"]);
     assert_ne!(cheap["gas_price_wei"], dear["gas_price_wei"]);
 }
 
 #[test]
 fn priority_fee_raises_the_gas_price_not_the_blob_reserve() {
-    let v = json(&["--priority-fee-gwei", "2"]);
+    let v = json(&[KEYS, "--priority-fee-gwei", "2"]);
     assert_eq!(v["gas_price_wei"], 3_000_000_000u64);
     assert_eq!(v["blob_base_fee_wei"], 62_500_000u64);
     // The old name of the price option still sets the base fee.
-    let v = json(&["--gas-price-gwei", "16"]);
+    let v = json(&[KEYS, "--gas-price-gwei", "16"]);
     assert_eq!(v["gas_price_wei"], 16_000_000_000u64);
     assert_eq!(v["blob_base_fee_wei"], 1_000_000_000u64);
-    let v = json(&["--blob-base-fee-gwei", "0.5"]);
+    let v = json(&[KEYS, "--blob-base-fee-gwei", "0.5"]);
     assert_eq!(v["blob_base_fee_wei"], 500_000_000u64);
 }
 
 #[test]
 fn eip7976_schedule_prices_signatures_at_64_per_byte() {
     let v = json(&[
+        KEYS,
         "--schedule",
         "eip7976",
         "--signature",
@@ -330,7 +535,7 @@ fn eip7976_schedule_prices_signatures_at_64_per_byte() {
 #[test]
 fn signature_formats_change_the_posted_bytes() {
     for (format, bytes) in [("rs", 12_800u64), ("rs-parity", 12_825), ("rsv", 13_000)] {
-        let v = json(&["--signature", format, "--schedule", "calldata"]);
+        let v = json(&[KEYS, "--signature", format, "--schedule", "calldata"]);
         let r = row(schedule(&v, "calldata"), 200);
         assert_eq!(r["without_proof"]["calldata_bytes"], bytes, "{format}");
     }
@@ -339,21 +544,35 @@ fn signature_formats_change_the_posted_bytes() {
 #[test]
 fn floor_headroom_moves_the_floor_break_even() {
     let be = |h: &str| {
-        let v = json(&[DIGEST, "--floor-headroom", h, "--schedule", "floor"]);
+        let v = json(&[
+            KEYS,
+            ZERO_WORDS,
+            "--floor-headroom",
+            h,
+            "--schedule",
+            "floor",
+        ]);
         schedule(&v, "floor")["break_even"]["first"]
             .as_u64()
             .unwrap()
     };
     let (none, some, full) = (be("none"), be("tx-bytes:40"), be("full"));
     assert!(full < some && some < none, "{full} {some} {none}");
-    let v = json(&[DIGEST, "--floor-headroom", "full"]);
+    let v = json(&[KEYS, ZERO_WORDS, "--floor-headroom", "full"]);
     assert_eq!(v["answers"]["floor"], v["answers"]["floor_full_headroom"]);
 }
 
 #[test]
 fn blob_binding_gas_is_counted_on_the_blob_path() {
-    let with = json(&[DIGEST, "--schedule", "blob"]);
-    let without = json(&[DIGEST, "--schedule", "blob", "--blob-binding-gas", "0"]);
+    let with = json(&[KEYS, ZERO_WORDS, "--schedule", "blob"]);
+    let without = json(&[
+        KEYS,
+        ZERO_WORDS,
+        "--schedule",
+        "blob",
+        "--blob-binding-gas",
+        "0",
+    ]);
     let gas = |v: &Value| {
         row(schedule(v, "blob"), 200)["with_proof"]["gas"]
             .as_u64()
@@ -364,14 +583,14 @@ fn blob_binding_gas_is_counted_on_the_blob_path() {
     let a = &without["answers"];
     let first = a["blob"]["first"].as_u64().unwrap();
     assert!(first > a["blob_one_block"]["without_proof"].as_u64().unwrap());
-    let t = text(&[DIGEST, "--blob-binding-gas", "0"]);
+    let t = text(&[KEYS, ZERO_WORDS, "--blob-binding-gas", "0"]);
     assert!(t.contains("does not pay: first cheaper at B ="), "{t}");
 }
 
 #[test]
 fn ecrecover_loop_gas_moves_the_bridge_break_even() {
     let n = |g: &str| {
-        json(&[DIGEST, "--ecrecover-loop-gas", g])["answers"]["bridge"]["first"]
+        json(&[KEYS, ZERO_WORDS, "--ecrecover-loop-gas", g])["answers"]["bridge"]["first"]
             .as_u64()
             .unwrap()
     };
@@ -381,7 +600,8 @@ fn ecrecover_loop_gas_moves_the_bridge_break_even() {
 #[test]
 fn limits_flag_batches_that_leave_one_transaction() {
     let v = json(&[
-        DIGEST,
+        KEYS,
+        ZERO_WORDS,
         "--schedule",
         "floor,blob",
         "--sizes",
@@ -395,7 +615,7 @@ fn limits_flag_batches_that_leave_one_transaction() {
     let blob = schedule(&v, "blob");
     assert_eq!(row(blob, 13000)["without_proof"]["fit"]["blobs"], 7);
     assert_eq!(row(blob, 13000)["without_proof"]["fit"]["one_tx"], false);
-    let t = text(&[DIGEST, "--schedule", "floor", "--sizes", "7000"]);
+    let t = text(&[KEYS, ZERO_WORDS, "--schedule", "floor", "--sizes", "7000"]);
     assert!(t.contains("w/o: no"), "{t}");
 }
 
@@ -405,9 +625,9 @@ fn proof_file_sets_the_proof_size_only() {
         "proof.json",
         &format!("{{\"proof\":\"0x{}\"}}", "ab".repeat(500)),
     );
-    let v = json(&["--proof", f.path()]);
+    let v = json(&[KEYS, "--proof", f.path()]);
     assert_eq!(v["params"]["proof_bytes"], 500);
-    let defaults = json(&[]);
+    let defaults = json(&[KEYS]);
     assert_eq!(
         v["params"]["verification_gas"],
         defaults["params"]["verification_gas"]
@@ -430,16 +650,16 @@ fn bench_file_gives_measured_calldata_and_gas() {
        "runtime_code_bytes":30000}
     ]"#;
     let f = TempFile::new("bench.json", rows);
-    let v = json(&["--proof", f.path()]);
+    let v = json(&[KEYS, "--proof", f.path()]);
     assert_eq!(v["params"]["proof_bytes"], 5_300);
     assert_eq!(v["params"]["public_input_words"], 3);
     assert_eq!(v["params"]["verification_gas"], 500_000);
     assert_eq!(v["params"]["verification_origin"]["kind"], "measured");
     assert_eq!(v["verifier_bench"]["batch_size"], 32);
-    let t = text(&["--proof", f.path()]);
+    let t = text(&[KEYS, "--proof", f.path()]);
     assert!(t.contains("above EIP-170's 24,576 B"), "{t}");
     assert!(!t.contains("ESTIMATE"), "{t}");
-    let v = json(&["--proof", f.path(), "--verifier-batch-size", "8"]);
+    let v = json(&[KEYS, "--proof", f.path(), "--verifier-batch-size", "8"]);
     assert_eq!(v["params"]["proof_bytes"], 5_200);
     assert_eq!(
         v["params"]["public_input_words"], 0,
@@ -447,7 +667,7 @@ fn bench_file_gives_measured_calldata_and_gas() {
     );
     assert_eq!(v["params"]["verification_gas"], 300_000);
     // An explicit figure overrides the file's.
-    let v = json(&["--proof", f.path(), "--verification-gas", "1"]);
+    let v = json(&[KEYS, "--proof", f.path(), "--verification-gas", "1"]);
     assert_eq!(v["params"]["verification_gas"], 1);
 }
 
@@ -484,8 +704,11 @@ fn bad_arguments_exit_2() {
         &["--bound", "20000000"],
         &["--proof-bytes", "100", "--proof", "x.json"],
     ];
-    for args in cases {
-        let out = calldata(args);
+    for case in cases {
+        // Under the keys statement, so that each case fails for its own reason (the digest
+        // default fails without a digest row, whatever else is wrong).
+        let args: Vec<&str> = std::iter::once(KEYS).chain(case.iter().copied()).collect();
+        let out = calldata(&args);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains("error"), "{args:?}: {stderr}");

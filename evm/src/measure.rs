@@ -106,6 +106,9 @@ pub fn measure(
     let public_inputs = (calldata.len() - proof.len()) / 32;
     let row = EvmRow {
         circuit: kind.to_string(),
+        // The keys statement, written as before (no field); a digest-statement row says
+        // `Some("digest")`.
+        statement: None,
         batch_size: b as u64,
         k: Some(prover.k()),
         transcript: Some(TranscriptKind::Evm.to_string()),

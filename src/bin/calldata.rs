@@ -6,13 +6,13 @@
 //! sense, e.g. zero batches per day, an unreadable proof file).
 
 use batch_ecdsa::calldata::params::{
-    gwei_to_wei, words_per_signature, Compressor, Measured, MeasuredTxs, DEFAULT_BATCH_SIZE,
-    DEFAULT_BREAK_EVEN_BOUND, ECRECOVER_BENCH_PATH, EVM_BENCH_PATH,
+    gwei_to_wei, posted_words_per_signature, Compressor, Measured, MeasuredTxs, DEFAULT_BATCH_SIZE,
+    DEFAULT_BREAK_EVEN_BOUND, ECRECOVER_BENCH_PATH, EVM_BENCH_PATH, WRAPPER_GAS_PATH,
 };
 use batch_ecdsa::calldata::proof_file::proof_input_from_file;
 use batch_ecdsa::calldata::{
     default_batch_sizes, report, table, BlobRounding, Headroom, Origin, Request, Scenario,
-    Schedule, Sender, SignatureFormat,
+    Schedule, Sender, SignatureFormat, Statement,
 };
 use batch_ecdsa::txs::strip::{ByteCounts, Sizes, StrippedFile};
 use batch_ecdsa::txs::{SignedTxs, TxPolicy};
@@ -53,6 +53,15 @@ struct Cli {
     #[arg(long)]
     sig_nonzero_fraction: Option<f64>,
 
+    /// The proof's public statement: `digest` (one digest of the hashes and senders, computed
+    /// on chain by the digest wrapper, whose measured gas is added; the proof path posts the
+    /// proof, the senders and a 3-byte length prefix per payload) or `keys` (each signature's
+    /// hash and key as 3 public-input words beside the proof) [default: digest; the verifier
+    /// row of that statement in results/evm.json, an error when it has none]. Not with
+    /// --scenario optimism-2022.
+    #[arg(long, value_enum)]
+    public: Option<Statement>,
+
     /// What the proof path posts per signature: `address` (20 bytes) or `index:N` (N bytes)
     /// [default: address].
     #[arg(long)]
@@ -64,24 +73,25 @@ struct Cli {
     #[arg(long, conflicts_with = "proof", help = proof_bytes_help())]
     proof_bytes: Option<u64>,
     /// Public inputs per signature, each a 32-byte calldata word of the verifying call beside
-    /// the proof [default: 3, today's statement (from the bench row's public inputs over its
-    /// B); 0 approximates one digest as the only public input].
+    /// the proof [default: digest statement 0 (D is computed on chain); keys statement 3 (the
+    /// bench row's public inputs over its B)].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=64))]
     public_inputs_per_signature: Option<u64>,
 
     /// Proof or EVM bench file (JSON): a proof file gives the proof size; an EVM bench row or
-    /// array (`proof_bytes`, `public_inputs`, `verify_gas_execution`, ...) gives the verifier's
-    /// calldata and measured gas.
+    /// array (`proof_bytes`, `public_inputs`, `verify_gas_execution`, `statement`, ...) gives
+    /// the verifier's calldata and measured gas, from a row of the --public statement.
     #[arg(long, value_name = "FILE")]
     proof: Option<PathBuf>,
 
-    /// Which batch-circuit row of an EVM bench array to use, by its B [default: the largest].
+    /// Which batch-circuit row of an EVM bench array to use, by its B [default: the largest of
+    /// the statement's rows].
     #[arg(long, requires = "proof")]
     verifier_batch_size: Option<u64>,
 
-    /// On-chain verification execution gas [default: measured, the EVM bench's
+    /// On-chain verification execution gas of the verifier [default: measured, the EVM bench's
     /// verify_gas_execution at its largest B (results/evm.json); a bench file's when --proof
-    /// gives one].
+    /// gives one]. Under the digest statement the wrapper's measured gas at B is added.
     #[arg(long, help = verification_gas_help())]
     verification_gas: Option<u64>,
 
@@ -162,23 +172,36 @@ struct Cli {
 
 // Help texts with the measured defaults, read from the embedded bench output.
 
-fn proof_bytes_help() -> String {
+/// The default verifier row the help names: the digest statement's, or while the embedded bench
+/// has none, the keys statement's (the help says which).
+fn help_row() -> (batch_ecdsa::calldata::proof_file::BenchRow, &'static str) {
     let m = Measured::embedded();
-    let row = &m.verifier;
+    match m.verifier_for(Statement::Digest) {
+        Ok(row) => (row, "digest"),
+        Err(_) => (
+            m.verifier.clone(),
+            "keys (no digest row measured yet: the digest default stops with an error)",
+        ),
+    }
+}
+
+fn proof_bytes_help() -> String {
+    let (row, statement) = help_row();
     format!(
         "Bytes of the proof alone, without its public inputs [default: {}, measured: the EVM \
-         bench's proof, {} circuit B = {} ({EVM_BENCH_PATH}); its {} public inputs are counted by \
-         --public-inputs-per-signature]",
+         bench's proof, {} circuit B = {}, {statement} statement ({EVM_BENCH_PATH}); its {} \
+         public inputs are counted by --public-inputs-per-signature]",
         row.proof_bytes, row.circuit, row.batch_size, row.public_inputs
     )
 }
 
 fn verification_gas_help() -> String {
-    let row = &Measured::embedded().verifier;
+    let (row, statement) = help_row();
     format!(
-        "On-chain verification execution gas [default: {}, measured: the EVM bench's \
-         verify_gas_execution, {} circuit B = {} ({EVM_BENCH_PATH}); a bench file's when --proof \
-         gives one]",
+        "On-chain verification execution gas of the verifier [default: {}, measured: the EVM \
+         bench's verify_gas_execution, {} circuit B = {}, {statement} statement \
+         ({EVM_BENCH_PATH}); a bench file's when --proof gives one]. Under the digest statement \
+         the digest wrapper's measured gas at B ({WRAPPER_GAS_PATH}) is added",
         row.verify_gas_execution, row.circuit, row.batch_size
     )
 }
@@ -253,25 +276,73 @@ fn price(name: &str, gwei: f64) -> Result<u128, String> {
 
 fn request(cli: Cli) -> Result<Request, String> {
     let scenario = cli.scenario;
+    // The statement: the current scenario's (digest unless --public says keys); the 2022
+    // example has its own proof figures and no statement.
+    let statement = match (scenario, cli.public) {
+        (Scenario::Optimism2022, Some(_)) => {
+            return Err(
+                "--public applies to the current scenario's measured verifier, not to \
+                 optimism-2022 (whose 131-byte proof has no public inputs counted)"
+                    .to_string(),
+            )
+        }
+        (Scenario::Optimism2022, None) => None,
+        (Scenario::Current, s) => Some(s.unwrap_or(Statement::Digest)),
+    };
     let mut p = scenario.params();
     let mut bench = scenario.verifier_bench();
-    if let Some(path) = &cli.proof {
-        let input =
-            proof_input_from_file(path, cli.verifier_batch_size).map_err(|e| e.to_string())?;
+    if let Some(st) = statement {
+        p = p.with_statement(st);
+    }
+    let input = match &cli.proof {
+        Some(path) => Some(
+            proof_input_from_file(
+                path,
+                cli.verifier_batch_size,
+                statement.unwrap_or(Statement::Keys),
+            )
+            .map_err(|e| e.to_string())?,
+        ),
+        None => None,
+    };
+    // The digest figures the file and the options leave open come from the embedded bench's
+    // digest row, which must exist (its keys row is already in `p`).
+    if statement == Some(Statement::Digest) {
+        let need_proof = input.is_none() && cli.proof_bytes.is_none();
+        let need_gas = input.as_ref().is_none_or(|i| i.verification_gas.is_none())
+            && cli.verification_gas.is_none();
+        bench = None;
+        if need_proof || need_gas {
+            let row = Measured::embedded()
+                .verifier_for(Statement::Digest)
+                .map_err(|e| e.to_string())?;
+            p.use_bench_row(
+                &row,
+                Measured::proof_origin(&row),
+                Measured::verification_origin(&row),
+            );
+            bench = Some(row);
+        }
+    }
+    if let (Some(path), Some(input)) = (&cli.proof, input) {
         let name = path.display();
         p.proof_bytes = input.proof_bytes;
         if let Some(row) = &input.bench {
             p.proof_bytes = row.proof_bytes;
-            p.public_input_words = words_per_signature(row);
+            p.public_input_words = posted_words_per_signature(row);
         }
         p.proof_origin = Origin::Measured(match &input.bench {
             Some(row) => format!(
-                "EVM bench {name}: {} circuit, B = {}{}, {} B proof, {} public-input words per signature",
+                "EVM bench {name}: {} circuit, B = {}{}, {}{} B proof, {} public-input words per signature",
                 row.circuit,
                 row.batch_size,
                 row.k.map_or(String::new(), |k| format!(", k = {k}")),
+                match row.statement() {
+                    Statement::Keys => "",
+                    Statement::Digest => "digest statement, ",
+                },
                 row.proof_bytes,
-                words_per_signature(row)
+                posted_words_per_signature(row)
             ),
             None => format!("proof file {name}"),
         });

@@ -11,7 +11,9 @@
 //! (mainnet; such transactions execute enough to sit off the floor):
 //!
 //! - ecrecover: calldata `N·sig`, execution `base + N·(3,000 + loop)`;
-//! - proof: calldata `P + N·A`, execution `V`.
+//! - proof: calldata `P + N·A`, execution `V`; under the digest statement `V` includes the
+//!   digest wrapper's `verifyHashes` at N (the hashes are what a bridge holds; fixed 32 bytes,
+//!   so no length prefixes are posted).
 //!
 //! By default `loop` and `base` are the EVM bench's measurement of a Solidity loop
 //! (`results/ecrecover.json`, `evm/src/ecrecover.rs`) that checks the signers' ordering only;
@@ -47,7 +49,8 @@ pub fn ecrecover_path(params: &Params, n: u64) -> PathCost {
 /// One proof for N signatures, with the N signers' identities.
 pub fn proof_path(params: &Params, n: u64) -> PathCost {
     let data = params.proof_payload(n).plus(params.sender_payload(n));
-    let gas = tx_gas(data, params.verification_gas, Some(EIP7623_FLOOR)) - TX_BASE_GAS;
+    let v = params.bridge_verification_gas(n);
+    let gas = tx_gas(data, v, Some(EIP7623_FLOOR)) - TX_BASE_GAS;
     PathCost::new(params, data, 0, gas, 0)
 }
 

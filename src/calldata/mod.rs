@@ -5,9 +5,15 @@
 //! - rollups posting blobs (EIP-4844, the blob fee at the EIP-7918 reserve);
 //! - bridges and committees that check N signatures with `ecrecover` on chain.
 //!
+//! The proof's public statement ([`statement`]) decides what the proof path posts beside the
+//! proof: by default the **digest** statement (one digest D, recomputed on chain by the digest
+//! wrapper, whose measured gas is added to the verifier's: [`wrapper_gas`]), or with
+//! `--public keys` the keys statement (three public-input words per signature).
+//!
 //! Layers, one each: [`schedule`] (L1 pricing formulas), [`limits`] (L1 caps and precompile
-//! prices), [`params`] (inputs, defaults with their origin, scenarios), [`model`] (what each
-//! rollup path posts and pays, break-even and capacity searches), [`bridge`] (the `ecrecover`
+//! prices), [`statement`] (keys or digest), [`wrapper_gas`] (the digest wrapper's gas at any
+//! B), [`params`] (inputs, defaults with their origin, scenarios), [`model`] (what each rollup
+//! path posts and pays, break-even and capacity searches), [`bridge`] (the `ecrecover`
 //! segment), [`proof_file`] (proof and EVM bench files), [`table`] (text output). [`report`]
 //! ties them together for the `calldata` binary.
 
@@ -17,11 +23,14 @@ pub mod model;
 pub mod params;
 pub mod proof_file;
 pub mod schedule;
+pub mod statement;
 pub mod table;
+pub mod wrapper_gas;
 
 pub use model::{break_even, compare, proof_path, signature_path, BreakEven, Capacity, Comparison};
 pub use params::{
-    BlobRounding, Headroom, Origin, ParamError, Params, Scenario, Schedule, Sender, SignatureFormat,
+    BlobRounding, Headroom, Origin, ParamError, Params, Scenario, Schedule, Sender,
+    SignatureFormat, Statement,
 };
 
 use model::capacity;

@@ -9,6 +9,11 @@
 //! - **proof path** ("with proof"): post one proof plus, per transaction, the sender it
 //!   attests to (a 20-byte address, or an N-byte index into a registry), and verify the proof
 //!   on L1 (`verification_gas` of execution). Proof, address and index bytes count as non-zero.
+//!   What else it posts and runs depends on the statement ([`super::statement`]): under keys,
+//!   `public_input_words` 32-byte words per signature; under digest, the wrapper's 3-byte
+//!   length prefix per payload (`framing_bytes`; a signed transaction's RLP is
+//!   self-delimiting, so the signature path has none) and the wrapper's execution at B
+//!   (`Params::rollup_verification_gas`), so `V` below grows with B.
 //!
 //! Everything else a batch posts (transaction bodies, the 21,000 intrinsic gas, the rollup's
 //! own bookkeeping) is the same on both paths and left out, so `gas` is the *marginal* gas the
@@ -32,7 +37,10 @@
 //!   needs one point evaluation (50,000 gas, EIP-4844's precompile) per blob. The circuit would
 //!   also have to open the blob (prove the evaluation of the blob's polynomial at the challenge
 //!   point in BLS12-381's scalar field), which this project's circuit does not do: that cost
-//!   (constraints, a larger proof) is not counted.
+//!   (constraints, a larger proof) is not counted. Under the digest statement the wrapper's
+//!   `verifyTransactions` gas is counted here too, although a blob poster's payloads are not in
+//!   calldata for the wrapper to hash: it stands in for whatever recomputes D against the blob,
+//!   which this project has not built.
 //!
 //! Limits ([`super::limits`]): each path is one transaction; [`Fit`] says whether it stays
 //! under the 2^24-gas cap (EIP-7825) and 6 blobs (EIP-7594), and whether its blobs fit one
@@ -137,11 +145,12 @@ pub fn signature_path(params: &Params, schedule: Schedule, b: u64) -> PathCost {
     }
 }
 
-/// Cost of posting one proof and `b` senders, and verifying the proof, under `schedule`.
+/// Cost of posting one proof and `b` senders (with their payloads' framing), and verifying
+/// the proof, under `schedule`.
 pub fn proof_path(params: &Params, schedule: Schedule, b: u64) -> PathCost {
     let proof = params.proof_payload(b);
-    let senders = params.sender_payload(b);
-    let v = params.verification_gas;
+    let senders = params.sender_payload(b).plus(params.framing_payload(b));
+    let v = params.rollup_verification_gas(b);
     match schedule {
         Schedule::Calldata | Schedule::Floor | Schedule::Eip7976 => {
             let data = proof.plus(senders);
@@ -260,7 +269,7 @@ pub fn capacity(params: &Params, schedule: Schedule, bound: u64, block: bool) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::calldata::params::{Scenario, SignatureFormat, WEI_PER_GWEI};
+    use crate::calldata::params::{Scenario, SignatureFormat, Statement, WEI_PER_GWEI};
 
     fn seed() -> Params {
         Scenario::Optimism2022.params()
@@ -497,6 +506,40 @@ mod tests {
         assert_eq!((be.first, be.stable_from), (None, None));
         let s = |b| compare(&p, Schedule::Blob, b).saving_per_batch_wei;
         assert!(s(1_000_000) < s(100_000));
+    }
+
+    #[test]
+    fn digest_statement_posts_length_prefixes_and_runs_the_wrapper() {
+        let keys = fixed(); // no public-input words: only the digest's additions differ
+        let digest = fixed().with_statement(Statement::Digest);
+        let w = digest
+            .wrapper
+            .clone()
+            .expect("the digest statement runs the wrapper");
+        assert_eq!((digest.public_input_words, digest.framing_bytes), (0, 3));
+        for b in [1u64, 32, 200] {
+            let (k, d) = (
+                proof_path(&keys, Schedule::Calldata, b),
+                proof_path(&digest, Schedule::Calldata, b),
+            );
+            assert_eq!(d.calldata_bytes, k.calldata_bytes + 3 * b);
+            assert_eq!(d.gas, k.gas + 16 * 3 * b + w.transactions.at(b));
+            // The signature path is the same: signed transactions frame themselves.
+            assert_eq!(
+                signature_path(&digest, Schedule::Floor, b),
+                signature_path(&keys, Schedule::Floor, b)
+            );
+            // A bridge calls verifyHashes and posts no prefixes.
+            let (kb, db) = (
+                crate::calldata::bridge::proof_path(&keys, b),
+                crate::calldata::bridge::proof_path(&digest, b),
+            );
+            assert_eq!(db.calldata_bytes, kb.calldata_bytes);
+            assert_eq!(db.gas, kb.gas + w.hashes.at(b));
+        }
+        // Back to keys: nothing of the digest's is left.
+        let back = digest.with_statement(Statement::Keys);
+        assert_eq!((back.framing_bytes, back.wrapper), (0, None));
     }
 
     #[test]

@@ -2,16 +2,22 @@
 //! prices, verifier gas), how blobs and the calldata floor are used, their defaults and where
 //! each default comes from, the named scenarios, and validation.
 //!
-//! **Defaults are this project's measurements, labelled by origin** ([`Origin`]). The verifier
-//! and `ecrecover` figures are read at run time from the EVM bench's committed output, embedded
-//! in the binary ([`EVM_BENCH_JSON`] = `results/evm.json`, [`ECRECOVER_BENCH_JSON`] =
-//! `results/ecrecover.json`, written by `cargo bench -p batch-ecdsa-evm --bench evm_gas`);
-//! re-running the bench and rebuilding moves the defaults ([`Measured`]):
+//! **Defaults are this project's measurements, labelled by origin** ([`Origin`]). The verifier,
+//! wrapper and `ecrecover` figures are read at run time from the EVM benches' committed output,
+//! embedded in the binary ([`EVM_BENCH_JSON`] = `results/evm.json`, [`ECRECOVER_BENCH_JSON`] =
+//! `results/ecrecover.json`, written by `cargo bench -p batch-ecdsa-evm --bench evm_gas`;
+//! [`WRAPPER_GAS_JSON`] = `results/wrapper-gas.json`, written by `evm-wrapper-gas`); re-running
+//! a bench and rebuilding moves the defaults ([`Measured`]):
 //!
-//! - proof: the calldata of the verifying call of the bench's batch-circuit row with the
-//!   largest B, `proof_bytes + 32 · public_inputs` (the EVM-transcript proof and, as today's
-//!   statement has it, every public input as a 32-byte word);
-//! - verifier gas: that row's measured `verify_gas_execution` (revm);
+//! - statement: **digest** by default ([`Statement`], `--public`), `keys` on request;
+//! - proof: the bench's batch-circuit row of that statement with the largest B. Keys: the
+//!   verifying call's calldata, `proof_bytes + 32 · public_inputs` (every public input a
+//!   32-byte word). Digest: `proof_bytes` alone, since the wrapper computes D on chain, plus
+//!   the wrapper's 3-byte length prefix per payload. When the embedded bench has no row of the
+//!   statement the tool says so and stops: no figure is made up for it;
+//! - verifier gas: that row's measured `verify_gas_execution` (revm), at every B; under the
+//!   digest statement plus the wrapper's measured gas at B ([`super::wrapper_gas`]:
+//!   `verifyTransactions` for rollups, `verifyHashes` for bridges);
 //! - the verifier's runtime code size comes with them: above EIP-170's 24,576 bytes the
 //!   output warns that the verifier cannot be deployed as generated;
 //! - gas price: base fee [`DEFAULT_BASE_FEE_GWEI`] = 1 gwei, no priority fee. L1 base fees in
@@ -32,12 +38,14 @@
 
 use super::bridge::ECRECOVER_SIGNATURE_BYTES;
 use super::limits::{ECRECOVER_GAS, POINT_EVALUATION_GAS};
-use super::proof_file::{proof_input_from_json, BenchRow};
+use super::proof_file::{bench_rows_from_json, pick_row, BenchRow, ProofFileError};
 use super::schedule::{
     blob_gas_prorata, blob_gas_whole, blob_reserve_fee_wei, ByteCounts, CalldataFloor,
     EIP7623_FLOOR, EIP7976_FLOOR, MAX_BLOB_PAYLOAD_BYTES, OP_STACK_BLOB_PAYLOAD_BYTES,
 };
+pub use super::statement::Statement;
 use super::table::thousands;
+pub use super::wrapper_gas::{WrapperGas, WRAPPER_GAS_JSON, WRAPPER_GAS_PATH};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -120,32 +128,47 @@ pub fn words_per_signature(row: &BenchRow) -> u64 {
     row.public_inputs.checked_div(row.batch_size).unwrap_or(0)
 }
 
-/// The defaults the EVM bench measured, parsed from its output ([`Measured::embedded`]).
+/// Public-input words per signature the proof path posts with a bench row: the keys
+/// statement's ([`words_per_signature`]); none for the digest statement, whose two words the
+/// wrapper computes on chain.
+pub fn posted_words_per_signature(row: &BenchRow) -> u64 {
+    match row.statement() {
+        Statement::Keys => words_per_signature(row),
+        Statement::Digest => 0,
+    }
+}
+
+/// The defaults the EVM benches measured, parsed from their output ([`Measured::embedded`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Measured {
-    /// The batch-circuit row with the largest B: the default verifier.
+    /// Every row of the EVM bench, checked.
+    pub rows: Vec<BenchRow>,
+    /// The keys-statement batch-circuit row with the largest B: the keys statement's verifier,
+    /// and the base of [`Params::default`]. The file must have one.
     pub verifier: BenchRow,
-    /// Calldata of its verifying call, `proof_bytes + 32 · public_inputs`.
-    pub proof_bytes: u64,
     /// The `ecrecover` loop.
     pub ecrecover: EcrecoverBench,
+    /// The digest wrapper's own gas.
+    pub wrapper: WrapperGas,
 }
 
 impl Measured {
-    /// Parses and checks the bench's two files (`evm_json` as [`EVM_BENCH_JSON`],
-    /// `ecrecover_json` as [`ECRECOVER_BENCH_JSON`]).
-    pub fn parse(evm_json: &str, ecrecover_json: &str) -> Result<Self, String> {
-        let input =
-            proof_input_from_json(evm_json, EVM_BENCH_PATH, None).map_err(|e| e.to_string())?;
-        let verifier = input
-            .bench
-            .ok_or_else(|| format!("{EVM_BENCH_PATH} is a proof file, not EVM bench rows"))?;
-        if verifier.verify_gas_execution > MAX_GAS_INPUT {
-            return Err(format!(
-                "{EVM_BENCH_PATH}: verify_gas_execution {} is above {MAX_GAS_INPUT}",
-                verifier.verify_gas_execution
-            ));
+    /// Parses and checks the benches' files (`evm_json` as [`EVM_BENCH_JSON`],
+    /// `ecrecover_json` as [`ECRECOVER_BENCH_JSON`], `wrapper_json` as [`WRAPPER_GAS_JSON`]).
+    /// A missing digest row is not an error here: it is one when the digest verifier is asked
+    /// for ([`Measured::verifier_for`]).
+    pub fn parse(evm_json: &str, ecrecover_json: &str, wrapper_json: &str) -> Result<Self, String> {
+        let rows = bench_rows_from_json(evm_json, EVM_BENCH_PATH).map_err(|e| e.to_string())?;
+        for row in &rows {
+            if row.verify_gas_execution > MAX_GAS_INPUT {
+                return Err(format!(
+                    "{EVM_BENCH_PATH}: verify_gas_execution {} is above {MAX_GAS_INPUT}",
+                    row.verify_gas_execution
+                ));
+            }
         }
+        let verifier =
+            pick_row(&rows, EVM_BENCH_PATH, None, Statement::Keys).map_err(|e| e.to_string())?;
         let ecrecover: EcrecoverBench = serde_json::from_str(ecrecover_json)
             .map_err(|e| format!("{ECRECOVER_BENCH_PATH}: {e}"))?;
         let e = &ecrecover;
@@ -164,10 +187,12 @@ impl Measured {
         if e.loop_overhead > MAX_GAS_INPUT || e.base_execution > MAX_GAS_INPUT {
             return bad("gas figure out of range");
         }
+        let wrapper = WrapperGas::parse(wrapper_json, WRAPPER_GAS_PATH)?;
         Ok(Measured {
-            proof_bytes: input.proof_bytes,
+            rows,
             verifier,
             ecrecover,
+            wrapper,
         })
     }
 
@@ -180,42 +205,56 @@ impl Measured {
     pub fn embedded() -> &'static Measured {
         static MEASURED: OnceLock<Measured> = OnceLock::new();
         MEASURED.get_or_init(|| {
-            Measured::parse(EVM_BENCH_JSON, ECRECOVER_BENCH_JSON)
+            Measured::parse(EVM_BENCH_JSON, ECRECOVER_BENCH_JSON, WRAPPER_GAS_JSON)
                 .unwrap_or_else(|e| panic!("the embedded EVM bench output is malformed: {e}"))
         })
     }
 
-    /// Origin of the default proof bytes.
-    pub fn proof_origin(&self) -> Origin {
-        let row = &self.verifier;
+    /// The default verifier of `statement`: its batch-circuit row with the largest B, or an
+    /// error that names the file and says how to measure one.
+    pub fn verifier_for(&self, statement: Statement) -> Result<BenchRow, ProofFileError> {
+        pick_row(&self.rows, EVM_BENCH_PATH, None, statement)
+    }
+
+    /// Origin of the default proof bytes taken from `row` (one of [`Self::rows`]).
+    pub fn proof_origin(row: &BenchRow) -> Origin {
         let transcript = match row.transcript.as_deref() {
             Some("evm") => "EVM-transcript ".to_string(),
             Some(t) => format!("{t}-transcript "),
             None => String::new(),
         };
-        Origin::Measured(format!(
-            "EVM bench, {} circuit B = {}: {}-byte {transcript}proof; {} public-input words \
-             per signature ({} at B = {})",
-            row.circuit,
-            row.batch_size,
-            thousands(row.proof_bytes),
-            self.public_input_words(),
-            thousands(row.public_inputs),
-            row.batch_size
-        ))
+        let head = format!("EVM bench, {} circuit B = {}", row.circuit, row.batch_size);
+        let proof = format!("{}-byte {transcript}proof", thousands(row.proof_bytes));
+        Origin::Measured(match row.statement() {
+            Statement::Keys => format!(
+                "{head}: {proof}; {} public-input words per signature ({} at B = {})",
+                words_per_signature(row),
+                thousands(row.public_inputs),
+                row.batch_size
+            ),
+            Statement::Digest => format!(
+                "{head}, digest statement: {proof}; its {} public inputs (D) are computed by the \
+                 wrapper, not posted",
+                row.public_inputs
+            ),
+        })
     }
 
-    /// Public-input words per signature of the default verifier (its row's public inputs over
-    /// its B).
+    /// Public-input words per signature of the default (keys) verifier (its row's public
+    /// inputs over its B).
     pub fn public_input_words(&self) -> u64 {
         words_per_signature(&self.verifier)
     }
 
-    /// Origin of the default verification gas.
-    pub fn verification_origin(&self) -> Origin {
+    /// Origin of the default verification gas taken from `row`.
+    pub fn verification_origin(row: &BenchRow) -> Origin {
+        let statement = match row.statement() {
+            Statement::Keys => "",
+            Statement::Digest => ", digest statement",
+        };
         Origin::Measured(format!(
-            "EVM bench (revm), {} circuit B = {}, {EVM_BENCH_PATH}",
-            self.verifier.circuit, self.verifier.batch_size
+            "EVM bench (revm), {} circuit B = {}{statement}, {EVM_BENCH_PATH}",
+            row.circuit, row.batch_size
         ))
     }
 
@@ -481,9 +520,20 @@ pub struct Params {
     /// 0 approximates a statement with one digest as the only public input (two words in all,
     /// not counted).
     pub public_input_words: u64,
-    /// Execution gas of the on-chain verification.
+    /// Execution gas of the on-chain verification (the verifier's; under the digest statement
+    /// the wrapper's gas at B is added, [`Params::rollup_verification_gas`]).
     pub verification_gas: u64,
     pub verification_origin: Origin,
+    /// The statement modelled; `None` for a scenario with its own proof figures
+    /// (`optimism-2022`).
+    pub statement: Option<Statement>,
+    /// Bytes per signature the rollup's proof path posts to frame each payload: the digest
+    /// wrapper's 3-byte length prefix (0 under the keys statement). Counted non-zero, as the
+    /// senders are (for a payload under 64 KiB its first byte is zero: an upper bound).
+    pub framing_bytes: u64,
+    /// Digest statement: the wrapper's measured gas, added to the verifier's at each B.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wrapper: Option<WrapperGas>,
     /// Execution base fee, wei.
     pub base_fee_wei: u128,
     /// Priority fee (tip) per execution gas, wei; blob gas pays none.
@@ -543,6 +593,7 @@ impl Scenario {
                 Params {
                     proof_bytes: 131,
                     proof_origin: origin.clone(),
+                    statement: None,
                     public_input_words: 0,
                     verification_gas: 0,
                     verification_origin: origin,
@@ -555,7 +606,7 @@ impl Scenario {
     }
 
     /// The EVM bench row the scenario's verifier figures come from (`current`: the embedded
-    /// bench's default row).
+    /// bench's keys row, the base [`Params::with_statement`] starts from).
     pub fn verifier_bench(&self) -> Option<BenchRow> {
         match self {
             Scenario::Current => Some(Measured::embedded().verifier.clone()),
@@ -590,15 +641,21 @@ impl Params {
 }
 
 impl Default for Params {
-    /// The measured defaults ([`Measured::embedded`]) and the constants of the module doc.
+    /// The measured figures under the **keys** statement ([`Measured::embedded`], whose keys
+    /// row always exists) and the constants of the module doc: the base that scenarios and
+    /// [`Params::measured`] build on. The tool's default statement is the digest one:
+    /// `Params::measured(Statement::Digest)`.
     fn default() -> Self {
         let m = Measured::embedded();
         Params {
             proof_bytes: m.verifier.proof_bytes,
-            proof_origin: m.proof_origin(),
+            proof_origin: Measured::proof_origin(&m.verifier),
             public_input_words: m.public_input_words(),
             verification_gas: m.verifier.verify_gas_execution,
-            verification_origin: m.verification_origin(),
+            verification_origin: Measured::verification_origin(&m.verifier),
+            statement: Some(Statement::Keys),
+            framing_bytes: 0,
+            wrapper: None,
             base_fee_wei: gwei_to_wei(DEFAULT_BASE_FEE_GWEI).unwrap_or(WEI_PER_GWEI),
             priority_fee_wei: 0,
             blob_base_fee_wei: None,
@@ -616,6 +673,70 @@ impl Default for Params {
             ecrecover_base_gas: m.ecrecover.base_execution,
             ecrecover_base_origin: m.ecrecover_origin(),
         }
+    }
+}
+
+impl Params {
+    /// The measured defaults under `statement`: [`Params::default`] with the statement's shape
+    /// ([`Params::with_statement`]) and the embedded bench's verifier row of that statement
+    /// ([`Params::use_bench_row`]); an error when the bench has no such row.
+    pub fn measured(statement: Statement) -> Result<Params, ProofFileError> {
+        let m = Measured::embedded();
+        let row = m.verifier_for(statement)?;
+        let mut p = Params::default().with_statement(statement);
+        p.use_bench_row(
+            &row,
+            Measured::proof_origin(&row),
+            Measured::verification_origin(&row),
+        );
+        Ok(p)
+    }
+
+    /// The same inputs under `statement`: the digest statement posts no public-input words,
+    /// frames each payload with the wrapper's length prefix and runs the wrapper (its embedded
+    /// measurement); the keys statement none of that. The verifier figures are left as they
+    /// are (set them from the statement's row with [`Params::use_bench_row`]).
+    pub fn with_statement(self, statement: Statement) -> Params {
+        let (words, wrapper) = match statement {
+            Statement::Keys => (self.public_input_words, None),
+            Statement::Digest => (0, Some(Measured::embedded().wrapper.clone())),
+        };
+        Params {
+            statement: Some(statement),
+            public_input_words: words,
+            framing_bytes: statement.framing_bytes(),
+            wrapper,
+            ..self
+        }
+    }
+
+    /// Takes the proof size, the public-input words posted and the verification gas from an
+    /// EVM bench row, labelled with the origins given.
+    pub fn use_bench_row(&mut self, row: &BenchRow, proof: Origin, verification: Origin) {
+        self.proof_bytes = row.proof_bytes;
+        self.proof_origin = proof;
+        self.public_input_words = posted_words_per_signature(row);
+        self.verification_gas = row.verify_gas_execution;
+        self.verification_origin = verification;
+    }
+
+    /// Execution gas of a rollup's verification at B: the verifier's, plus under the digest
+    /// statement the wrapper's `verifyTransactions` at B.
+    pub fn rollup_verification_gas(&self, b: u64) -> u64 {
+        let wrapper = self.wrapper.as_ref().map_or(0, |w| w.transactions.at(b));
+        self.verification_gas.saturating_add(wrapper)
+    }
+
+    /// Execution gas of a bridge's verification of N signatures: the verifier's, plus under the
+    /// digest statement the wrapper's `verifyHashes` at N.
+    pub fn bridge_verification_gas(&self, n: u64) -> u64 {
+        let wrapper = self.wrapper.as_ref().map_or(0, |w| w.hashes.at(n));
+        self.verification_gas.saturating_add(wrapper)
+    }
+
+    /// The rollup proof path's payload framing for `b` payloads (all bytes counted non-zero).
+    pub fn framing_payload(&self, b: u64) -> ByteCounts {
+        ByteCounts::nonzero(b * self.framing_bytes)
     }
 }
 
@@ -819,7 +940,7 @@ mod tests {
     /// fails here, not in users' hands. Update the figures when the bench is re-run.
     #[test]
     fn embedded_bench_output_gives_the_measured_defaults() {
-        let m = Measured::parse(EVM_BENCH_JSON, ECRECOVER_BENCH_JSON).unwrap();
+        let m = Measured::parse(EVM_BENCH_JSON, ECRECOVER_BENCH_JSON, WRAPPER_GAS_JSON).unwrap();
         assert_eq!(&m, Measured::embedded());
         let row = &m.verifier;
         assert_eq!((row.circuit.as_str(), row.batch_size), ("batch", 32));
@@ -830,6 +951,11 @@ mod tests {
 
         let p = Params::default();
         p.validate().unwrap();
+        assert_eq!(Params::measured(Statement::Keys).unwrap(), p);
+        assert_eq!(
+            (p.statement, p.framing_bytes, &p.wrapper),
+            (Some(Statement::Keys), 0, &None)
+        );
         assert_eq!((p.proof_bytes, p.public_input_words), (6_208, 3));
         assert_eq!(p.verification_gas, 689_936);
         assert_eq!(p.ecrecover_loop_gas, 776);
@@ -850,6 +976,30 @@ mod tests {
         assert_eq!(Scenario::Current.verifier_bench().as_ref(), Some(row));
         assert_eq!(Scenario::Optimism2022.verifier_bench(), None);
 
+        // The digest default: the digest row with the largest B once the bench has one; until
+        // then an error naming the file and the bench to run (never a made-up figure).
+        match m
+            .rows
+            .iter()
+            .filter(|r| r.circuit == "batch" && r.statement() == Statement::Digest)
+            .max_by_key(|r| r.batch_size)
+        {
+            Some(digest) => {
+                let d = Params::measured(Statement::Digest).unwrap();
+                assert_eq!(d.proof_bytes, digest.proof_bytes);
+                assert_eq!(d.verification_gas, digest.verify_gas_execution);
+                assert_eq!((d.public_input_words, d.framing_bytes), (0, 3));
+                assert_eq!(d.wrapper.as_ref(), Some(&m.wrapper));
+            }
+            None => {
+                let err = Params::measured(Statement::Digest).unwrap_err().to_string();
+                assert!(
+                    err.contains(EVM_BENCH_PATH) && err.contains("run the EVM bench"),
+                    "{err}"
+                );
+            }
+        }
+
         // The bench's own calldata column agrees with `proof_bytes + 32 · public_inputs`.
         let raw: Vec<serde_json::Value> = serde_json::from_str(EVM_BENCH_JSON).unwrap();
         for r in &raw {
@@ -867,8 +1017,18 @@ mod tests {
             "calldata_bytes_per_signature":65}"#;
         let row = r#"[{"circuit":"batch","batch_size":4,"proof_bytes":100,"public_inputs":2,
             "verify_gas_execution":5}]"#;
-        let m = Measured::parse(row, ok_ecrecover).unwrap();
-        assert_eq!((m.proof_bytes, m.verifier.verify_gas_execution), (164, 5));
+        let m = Measured::parse(row, ok_ecrecover, WRAPPER_GAS_JSON).unwrap();
+        assert_eq!(
+            (m.verifier.calldata_bytes(), m.verifier.verify_gas_execution),
+            (164, 5)
+        );
+        assert!(Measured::parse(row, ok_ecrecover, "[]").is_err());
+        let digest = r#"[{"circuit":"batch","statement":"digest","batch_size":4,
+            "proof_bytes":100,"public_inputs":2,"verify_gas_execution":5}]"#;
+        assert!(
+            Measured::parse(digest, ok_ecrecover, WRAPPER_GAS_JSON).is_err(),
+            "the keys row is the base of the defaults"
+        );
         for bad_ecrecover in [
             ok_ecrecover.replace("\"loop_overhead\":776", "\"loop_overhead\":700"),
             ok_ecrecover.replace("\"base_execution\":834", "\"base_execution\":800"),
@@ -877,7 +1037,7 @@ mod tests {
             "{}".to_string(),
         ] {
             assert!(
-                Measured::parse(row, &bad_ecrecover).is_err(),
+                Measured::parse(row, &bad_ecrecover, WRAPPER_GAS_JSON).is_err(),
                 "{bad_ecrecover}"
             );
         }
@@ -888,7 +1048,10 @@ mod tests {
             r#"[{"circuit":"batch","batch_size":4,"proof_bytes":1,
                  "verify_gas_execution":99999999999}]"#,
         ] {
-            assert!(Measured::parse(bad_evm, ok_ecrecover).is_err(), "{bad_evm}");
+            assert!(
+                Measured::parse(bad_evm, ok_ecrecover, WRAPPER_GAS_JSON).is_err(),
+                "{bad_evm}"
+            );
         }
     }
 

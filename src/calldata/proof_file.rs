@@ -19,6 +19,7 @@
 //!    | field | required | meaning |
 //!    | --- | --- | --- |
 //!    | `circuit` | yes | `batch` or `naive` (only `batch` rows are used) |
+//!    | `statement` | no (`keys`) | `keys` or `digest` ([`super::statement`]): only rows of the statement asked for (`--public`) are used |
 //!    | `batch_size` | yes | the circuit's B |
 //!    | `proof_bytes` | yes | the proof alone, EVM transcript |
 //!    | `verify_gas_execution` | yes | execution gas of the verifying call (without the 21,000 base and the calldata) |
@@ -26,16 +27,21 @@
 //!    | `verify_gas` | no | gas of the whole verifying transaction (21,000 and calldata included) |
 //!    | `k`, `transcript`, `deploy_gas`, `runtime_code_bytes` | no | shown; a runtime code above EIP-170's 24,576 bytes is flagged |
 //!
-//!    The proof path then posts `proof_bytes + 32 · public_inputs` bytes (the verifier's
-//!    calldata: instances as 32-byte words, then the proof) and executes
-//!    `verify_gas_execution`.
-//! 3. **EVM bench file**: an array of such rows; the `batch` row with the B asked for
-//!    (`--verifier-batch-size`) is used, by default the one with the largest B.
+//!    Under the keys statement the proof path then posts `proof_bytes + 32 · public_inputs`
+//!    bytes (the verifier's calldata: instances as 32-byte words, then the proof) and executes
+//!    `verify_gas_execution`. Under the digest statement it posts `proof_bytes` (the wrapper
+//!    computes the two public-input words on chain) and executes `verify_gas_execution` plus
+//!    the wrapper's gas.
+//! 3. **EVM bench file**: an array of such rows; of the `batch` rows of the statement asked
+//!    for, the one with the B asked for (`--verifier-batch-size`) is used, by default the one
+//!    with the largest B. No such row is an error ([`ProofFileError::NoRow`]): a figure is never
+//!    made up for a statement the bench has not measured.
 //!
 //! The bench's committed output, `results/evm.json` (an array of rows with more fields, which
 //! are ignored), is also embedded in the binary and read the same way for the defaults
 //! ([`super::params::Measured`]).
 
+use super::statement::Statement;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -44,6 +50,9 @@ use std::path::Path;
 pub struct BenchRow {
     // A missing `Option` field reads as `None` (serde's rule for `Option`).
     pub circuit: String,
+    /// `keys` or `digest`; absent: keys (rows written before the digest statement existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub statement: Option<String>,
     pub batch_size: u64,
     pub k: Option<u32>,
     pub transcript: Option<String>,
@@ -74,6 +83,21 @@ impl BenchRow {
     /// Calldata of the verifying call: `proof_bytes + 32 · public_inputs`.
     pub fn calldata_bytes(&self) -> u64 {
         self.proof_bytes + PUBLIC_INPUT_WORD_BYTES * self.public_inputs
+    }
+
+    /// The row's statement (checked when the row is read, so keys for a bad field never
+    /// happens to a row from [`proof_input_from_json`]).
+    pub fn statement(&self) -> Statement {
+        Statement::of_field(self.statement.as_deref()).unwrap_or(Statement::Keys)
+    }
+
+    /// Bytes the proof path posts for the proof under its statement: the verifier's calldata
+    /// ([`Self::calldata_bytes`]) for keys, the proof alone for digest (the wrapper makes D).
+    pub fn posted_proof_bytes(&self) -> u64 {
+        match self.statement() {
+            Statement::Keys => self.calldata_bytes(),
+            Statement::Digest => self.proof_bytes,
+        }
     }
 }
 
@@ -118,8 +142,16 @@ pub enum ProofFileError {
         index: usize,
         reason: String,
     },
-    #[error("{path}: no bench row for the batch circuit{which}")]
-    NoRow { path: String, which: String },
+    #[error(
+        "{path}: no bench row for the batch circuit with the {statement} statement{which}{hint}"
+    )]
+    NoRow {
+        path: String,
+        statement: &'static str,
+        which: String,
+        /// What to do about it, when the statement has no row at all.
+        hint: String,
+    },
     #[error("{path}: --verifier-batch-size applies to EVM bench files, not to a proof file")]
     BatchSizeForProofFile { path: String },
     #[error("proof file {path}: field `proof` is not hex: {source}")]
@@ -131,12 +163,13 @@ pub enum ProofFileError {
     Empty { path: String },
 }
 
-/// Reads a proof or bench document (`path` names it in errors); `batch_size` picks a bench
-/// row by the circuit's B.
+/// Reads a proof or bench document (`path` names it in errors); a bench row is picked among
+/// the batch-circuit rows of `statement`, by the circuit's B (`batch_size`) or the largest.
 pub fn proof_input_from_json(
     text: &str,
     path: &str,
     batch_size: Option<u64>,
+    statement: Statement,
 ) -> Result<ProofInput, ProofFileError> {
     let value: serde_json::Value =
         serde_json::from_str(text).map_err(|source| ProofFileError::Json {
@@ -165,9 +198,9 @@ pub fn proof_input_from_json(
             })
         }
     };
-    let row = pick_row(&parse_rows(rows, path)?, path, batch_size)?;
+    let row = pick_row(&parse_rows(rows, path)?, path, batch_size, statement)?;
     Ok(ProofInput {
-        proof_bytes: row.calldata_bytes(),
+        proof_bytes: row.posted_proof_bytes(),
         verification_gas: Some(row.verify_gas_execution),
         bench: Some(row),
     })
@@ -205,6 +238,7 @@ fn parse_rows(rows: Vec<serde_json::Value>, path: &str) -> Result<Vec<BenchRow>,
             if row.proof_bytes == 0 {
                 return Err(bad("proof_bytes is 0".to_string()));
             }
+            Statement::of_field(row.statement.as_deref()).map_err(bad)?;
             if row.public_inputs > MAX_PUBLIC_INPUTS {
                 return Err(bad(format!(
                     "public_inputs {} is above {MAX_PUBLIC_INPUTS}",
@@ -216,33 +250,55 @@ fn parse_rows(rows: Vec<serde_json::Value>, path: &str) -> Result<Vec<BenchRow>,
         .collect()
 }
 
-fn pick_row(
+/// The batch-circuit row of `statement` at `batch_size`, or with the largest B.
+pub fn pick_row(
     rows: &[BenchRow],
     path: &str,
     batch_size: Option<u64>,
+    statement: Statement,
 ) -> Result<BenchRow, ProofFileError> {
-    let is_batch = |r: &&BenchRow| r.circuit == "batch";
+    let usable = |r: &&BenchRow| r.circuit == "batch" && r.statement() == statement;
     let row = match batch_size {
-        Some(b) => rows.iter().filter(is_batch).find(|r| r.batch_size == b),
-        None => rows.iter().filter(is_batch).max_by_key(|r| r.batch_size),
+        Some(b) => rows.iter().filter(usable).find(|r| r.batch_size == b),
+        None => rows.iter().filter(usable).max_by_key(|r| r.batch_size),
     };
+    let none_at_all = !rows.iter().any(|r| usable(&r));
     row.cloned().ok_or_else(|| ProofFileError::NoRow {
         path: path.to_string(),
+        statement: statement.name(),
         which: batch_size.map_or(String::new(), |b| format!(" at B = {b}")),
+        hint: match statement {
+            Statement::Digest if none_at_all => " (no row with \"statement\": \"digest\"): run \
+                the EVM bench on the digest verifier (cargo bench -p batch-ecdsa-evm --bench \
+                evm_gas) to measure one, or model the keys statement with --public keys"
+                .to_string(),
+            _ => String::new(),
+        },
     })
+}
+
+/// Parses every row of an EVM bench array (checked as [`proof_input_from_json`] does).
+pub fn bench_rows_from_json(text: &str, path: &str) -> Result<Vec<BenchRow>, ProofFileError> {
+    let rows: Vec<serde_json::Value> =
+        serde_json::from_str(text).map_err(|source| ProofFileError::Json {
+            path: path.to_string(),
+            source,
+        })?;
+    parse_rows(rows, path)
 }
 
 /// Reads a proof or bench file.
 pub fn proof_input_from_file(
     path: &Path,
     batch_size: Option<u64>,
+    statement: Statement,
 ) -> Result<ProofInput, ProofFileError> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|source| ProofFileError::Io {
         path: name.clone(),
         source,
     })?;
-    proof_input_from_json(&text, &name, batch_size)
+    proof_input_from_json(&text, &name, batch_size, statement)
 }
 
 #[cfg(test)]
@@ -250,7 +306,7 @@ mod tests {
     use super::*;
 
     fn read(text: &str) -> Result<ProofInput, ProofFileError> {
-        proof_input_from_json(text, "t", None)
+        proof_input_from_json(text, "t", None, Statement::Keys)
     }
 
     const ROW32: &str = r#"{"circuit":"batch","batch_size":32,"k":17,"proof_bytes":5000,
@@ -288,13 +344,52 @@ mod tests {
         );
         // Default: the batch row with the largest B (the naive row is ignored).
         assert_eq!(read(&text).unwrap().verification_gas, Some(480_000));
-        let b8 = proof_input_from_json(&text, "t", Some(8)).unwrap();
+        let b8 = proof_input_from_json(&text, "t", Some(8), Statement::Keys).unwrap();
         assert_eq!(b8.verification_gas, Some(9));
         assert!(matches!(
-            proof_input_from_json(&text, "t", Some(64)),
+            proof_input_from_json(&text, "t", Some(64), Statement::Keys),
             Err(ProofFileError::NoRow { .. })
         ));
         assert!(matches!(read("[]"), Err(ProofFileError::NoRow { .. })));
+    }
+
+    #[test]
+    fn picks_rows_of_the_statement_asked_for() {
+        let text = format!(
+            r#"[{ROW32},
+               {{"circuit":"batch","statement":"digest","batch_size":16,"proof_bytes":4000,
+                 "public_inputs":2,"verify_gas_execution":700}},
+               {{"circuit":"batch","statement":"digest","batch_size":8,"proof_bytes":3000,
+                 "public_inputs":2,"verify_gas_execution":600}}]"#
+        );
+        let digest = |b| proof_input_from_json(&text, "t", b, Statement::Digest);
+        // The digest row with the largest B; its public inputs are not posted.
+        let p = digest(None).unwrap();
+        assert_eq!((p.proof_bytes, p.verification_gas), (4_000, Some(700)));
+        assert_eq!(p.bench.unwrap().statement(), Statement::Digest);
+        assert_eq!(digest(Some(8)).unwrap().verification_gas, Some(600));
+        // Keys: the row without a statement field.
+        assert_eq!(read(&text).unwrap().verification_gas, Some(480_000));
+        // A keys-only file has no digest row: the error says what to do.
+        let err = proof_input_from_json(ROW32, "evm.json", None, Statement::Digest).unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.contains("evm.json") && msg.contains("digest"), "{msg}");
+        assert!(
+            msg.contains("run the EVM bench") && msg.contains("--public keys"),
+            "{msg}"
+        );
+        // A digest file without the B asked for names the B, not the bench.
+        let msg = digest(Some(32)).unwrap_err().to_string();
+        assert!(
+            msg.contains("at B = 32") && !msg.contains("run the EVM bench"),
+            "{msg}"
+        );
+        // An unknown statement is a bad row.
+        let bad = ROW32.replace(
+            "\"circuit\":\"batch\"",
+            "\"circuit\":\"batch\",\"statement\":\"x\"",
+        );
+        assert!(matches!(read(&bad), Err(ProofFileError::RowValue { .. })));
     }
 
     #[test]
@@ -330,11 +425,11 @@ mod tests {
             assert!(is(&err), "{text}: {err}");
         }
         assert!(matches!(
-            proof_input_from_json(r#"{"proof":"00"}"#, "t", Some(32)),
+            proof_input_from_json(r#"{"proof":"00"}"#, "t", Some(32), Statement::Keys),
             Err(ProofFileError::BatchSizeForProofFile { .. })
         ));
         assert!(matches!(
-            proof_input_from_file(Path::new("/nonexistent/proof.json"), None),
+            proof_input_from_file(Path::new("/nonexistent/proof.json"), None, Statement::Keys),
             Err(ProofFileError::Io { .. })
         ));
     }

@@ -6,8 +6,9 @@ use super::limits::{
     MAX_BLOBS_PER_BLOCK, MAX_BLOBS_PER_TX, MAX_CODE_BYTES, POINT_EVALUATION_GAS, TX_GAS_LIMIT_CAP,
 };
 use super::model::{BreakEven, Capacity, Comparison};
-use super::params::{wei_to_eth, BlobRounding, Headroom, Schedule, WEI_PER_GWEI};
+use super::params::{wei_to_eth, BlobRounding, Headroom, Origin, Schedule, WEI_PER_GWEI};
 use super::schedule::OP_STACK_BLOB_PAYLOAD_BYTES;
+use super::statement::Statement;
 use super::{Report, ScheduleReport};
 use std::fmt::Write;
 
@@ -110,18 +111,62 @@ fn capacity_text(c: &Capacity) -> String {
 fn inputs(out: &mut String, r: &Report) {
     let p = &r.params;
     let _ = writeln!(out, "scenario: {}", r.scenario.name());
+    if let Some(statement) = p.statement {
+        let _ = writeln!(out, "statement: {statement}");
+    }
     let _ = writeln!(
         out,
         "inputs: proof {} B ({})",
         thousands(p.proof_bytes),
         p.proof_origin
     );
+    if p.statement == Some(Statement::Keys) || p.public_input_words > 0 {
+        let _ = writeln!(
+            out,
+            "        public inputs: {} words of 32 B per signature beside the proof",
+            p.public_input_words
+        );
+    }
     let _ = writeln!(
         out,
         "        verification {} gas ({})",
         thousands(p.verification_gas),
         p.verification_origin
     );
+    if let Some(w) = &p.wrapper {
+        let b = r.batch_size;
+        let beyond = |extrapolated: bool| {
+            if extrapolated {
+                format!(
+                    ", extrapolated beyond B = {}",
+                    w.transactions.max_measured()
+                )
+            } else {
+                String::new()
+            }
+        };
+        let _ = writeln!(
+            out,
+            "        + digest wrapper at B = {}: {} gas (verifyTransactions, rollups{}), {} gas \
+             (verifyHashes, bridges{}); runtime code {} B ({})",
+            thousands(b),
+            thousands(w.transactions.at(b)),
+            beyond(w.transactions.extrapolated(b)),
+            thousands(w.hashes.at(b)),
+            beyond(w.hashes.extrapolated(b)),
+            thousands(w.runtime_code_bytes),
+            Origin::Measured(w.origin_note())
+        );
+    }
+    if p.framing_bytes > 0 {
+        let _ = writeln!(
+            out,
+            "        payload framing: {} B length prefix per payload on the rollup proof path \
+             (the wrapper's verifyTransactions input; a signed transaction's RLP is \
+             self-delimiting, so the signature path posts none)",
+            p.framing_bytes
+        );
+    }
     if let Some(row) = &r.verifier_bench {
         if let Some(code) = row.runtime_code_bytes.filter(|&c| c > MAX_CODE_BYTES) {
             let _ = writeln!(
@@ -412,10 +457,15 @@ pub fn render(report: &Report) -> String {
     let _ = writeln!(
         out,
         "[bridge] N signatures checked on chain: w/o = N x ecrecover ({} B, 3,000 + {} gas each, \
-         + {} gas per call), with = one proof + N senders; EIP-7623 pricing",
+         + {} gas per call), with = one proof + N senders{}; EIP-7623 pricing",
         ECRECOVER_SIGNATURE_BYTES,
         thousands(report.params.ecrecover_loop_gas),
-        thousands(report.params.ecrecover_base_gas)
+        thousands(report.params.ecrecover_base_gas),
+        if report.params.wrapper.is_some() {
+            " through the digest wrapper's verifyHashes"
+        } else {
+            ""
+        }
     );
     let _ = writeln!(out, "{}", break_even_line(&report.bridge.break_even, "N"));
     rows_table(&mut out, &report.bridge.rows, "N", false, 0);
@@ -425,10 +475,16 @@ pub fn render(report: &Report) -> String {
         "notes: gas = what the payload adds to its transaction (data + execution), without the \
          21,000 base both paths pay;"
     );
+    let with = if report.params.wrapper.is_some() {
+        "proof + B senders + their payloads' length prefixes, verified by the verifier and the \
+         digest wrapper (its gas at each B)"
+    } else {
+        "proof + B senders"
+    };
     let _ = writeln!(
         out,
-        "  w/o = B signatures, with = proof + B senders; * = --batch-size; one tx = each path \
-         fits one transaction (<= {} gas, <= {MAX_BLOBS_PER_TX} blobs)",
+        "  w/o = B signatures, with = {with}; * = --batch-size; one tx = each path fits one \
+         transaction (<= {} gas, <= {MAX_BLOBS_PER_TX} blobs)",
         thousands(TX_GAS_LIMIT_CAP)
     );
     let _ = writeln!(
