@@ -84,7 +84,8 @@ pub struct Builder {
     pub phase: u8,
     pub params: LayoutParams,
     lane_rows: Vec<u32>,
-    keccak_rows: Vec<u32>,
+    /// Rows used in lane 0's Keccak columns.
+    keccak_rows: u32,
     cur_lane: usize,
     depth: u32,
     advice: Vec<(CellRef, Native)>,
@@ -97,12 +98,24 @@ pub struct Builder {
     tables: HashMap<String, (u64, Vec<AssignedValue>)>,
 }
 
+/// Takes `h` rows from the row counter `used` of lane `lane` and returns the first (as a
+/// builder row number). Panics past `2^LANE_SHIFT` rows (a construction error).
+fn reserve(used: &mut u32, lane: usize, h: u32) -> u32 {
+    let r = *used;
+    *used += h;
+    assert!(
+        *used < 1 << LANE_SHIFT,
+        "a lane holds fewer than 2^{LANE_SHIFT} rows"
+    );
+    ((lane as u32) << LANE_SHIFT) | r
+}
+
 impl Builder {
     pub fn new(phase: u8, params: LayoutParams) -> Self {
         Self {
             phase,
             lane_rows: vec![0; params.lanes_of(phase)],
-            keccak_rows: vec![0; params.lanes_of(phase)],
+            keccak_rows: 0,
             params,
             cur_lane: 0,
             depth: 0,
@@ -137,24 +150,11 @@ impl Builder {
     /// 0 has, and returns the first. Only Keccak blocks may write there; the main columns of
     /// those rows belong to the main counter.
     pub(crate) fn new_keccak_rows(&mut self, h: u32) -> u32 {
-        let lane = 0;
-        let r = self.keccak_rows[lane];
-        self.keccak_rows[lane] += h;
-        assert!(
-            self.keccak_rows[lane] < 1 << LANE_SHIFT,
-            "a lane holds fewer than 2^{LANE_SHIFT} rows"
-        );
-        ((lane as u32) << LANE_SHIFT) | r
+        reserve(&mut self.keccak_rows, 0, h)
     }
 
     fn alloc(&mut self, lane: usize, h: u32) -> u32 {
-        let r = self.lane_rows[lane];
-        self.lane_rows[lane] += h;
-        assert!(
-            self.lane_rows[lane] < 1 << LANE_SHIFT,
-            "a lane holds fewer than 2^{LANE_SHIFT} rows"
-        );
-        ((lane as u32) << LANE_SHIFT) | r
+        reserve(&mut self.lane_rows[lane], lane, h)
     }
 
     fn shortest_lane(&self) -> usize {
@@ -184,9 +184,7 @@ impl Builder {
 
     /// Assigns a witness cell at (row, col).
     pub fn assign(&mut self, row: u32, col: usize, value: Native) -> AssignedValue {
-        debug_assert!(
-            local_row(row) < self.lane_rows[lane_of(row)].max(self.keccak_rows[lane_of(row)])
-        );
+        debug_assert!(local_row(row) < self.lane_rows[lane_of(row)].max(self.keccak_rows));
         let cell = CellRef {
             phase: self.phase,
             row,
@@ -306,9 +304,9 @@ impl Builder {
     pub fn rows(&self) -> u32 {
         self.lane_rows
             .iter()
-            .chain(self.keccak_rows.iter())
             .copied()
             .max()
             .unwrap_or(0)
+            .max(self.keccak_rows)
     }
 }
