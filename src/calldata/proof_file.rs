@@ -44,6 +44,11 @@ use std::path::Path;
 pub struct BenchRow {
     // A missing `Option` field reads as `None` (serde's rule for `Option`).
     pub circuit: String,
+    /// What the proof's public input states: `keys` (absent in rows written before the
+    /// digest statement existed) or `digest`. The calculator reads keys rows only
+    /// ([`BenchRow::is_keys`]): its per-signature public-input model is theirs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub statement: Option<String>,
     pub batch_size: u64,
     pub k: Option<u32>,
     pub transcript: Option<String>,
@@ -71,6 +76,11 @@ pub const PUBLIC_INPUT_WORD_BYTES: u64 = 32;
 pub const MAX_PUBLIC_INPUTS: u64 = 1_000_000;
 
 impl BenchRow {
+    /// Whether the row measures the keys statement (the field absent or `"keys"`).
+    pub fn is_keys(&self) -> bool {
+        self.statement.as_deref().is_none_or(|s| s == "keys")
+    }
+
     /// Calldata of the verifying call: `proof_bytes + 32 · public_inputs`.
     pub fn calldata_bytes(&self) -> u64 {
         self.proof_bytes + PUBLIC_INPUT_WORD_BYTES * self.public_inputs
@@ -221,7 +231,9 @@ fn pick_row(
     path: &str,
     batch_size: Option<u64>,
 ) -> Result<BenchRow, ProofFileError> {
-    let is_batch = |r: &&BenchRow| r.circuit == "batch";
+    // Keys rows only: a digest row's public inputs do not grow with B, which the
+    // calculator's model (`public_inputs / batch_size` words a signature) does not describe.
+    let is_batch = |r: &&BenchRow| r.circuit == "batch" && r.is_keys();
     let row = match batch_size {
         Some(b) => rows.iter().filter(is_batch).find(|r| r.batch_size == b),
         None => rows.iter().filter(is_batch).max_by_key(|r| r.batch_size),
