@@ -1,6 +1,7 @@
 //! The generated Solidity verifier, compiled with solc-js and run in revm, against real
 //! proofs made with the EVM transcript: an honest proof is accepted; a proof with one changed
-//! byte, a changed public input, and a proof made for another batch size are rejected.
+//! byte, a changed public input, and a proof made for another batch size are rejected. The
+//! same for the digest statement at B = 1 (2 public inputs: `D_hi`, `D_lo`).
 //!
 //! Needs solc-js (`npm ci --prefix evm/solc`; `.ci/run` installs it). Proves B = 1 and
 //! B = 2 (batch circuit, development params and keys cached under Cargo's target tmp dir).
@@ -12,7 +13,8 @@ use batch_ecdsa::prover::api::{Prover, Silent};
 use batch_ecdsa::prover::circuit::CircuitKind;
 use batch_ecdsa::prover::transcript::TranscriptKind;
 use batch_ecdsa_evm::chain::{deploy, CallOutcome, Deployed};
-use batch_ecdsa_evm::measure::{demo_file, prove, verifier_of};
+use batch_ecdsa_circuits::ecdsa::Statement;
+use batch_ecdsa_evm::measure::{demo_file, prove, prover_for, verifier_of};
 use batch_ecdsa_evm::solc::Solc;
 use batch_ecdsa_evm::EIP170_CODE_LIMIT;
 
@@ -158,6 +160,55 @@ fn the_code_limit_is_enforced_unless_lifted() {
         fits,
         "{} bytes",
         c.runtime_bytes
+    );
+}
+
+/// The digest statement's verifier (batch circuit, B = 1): 2 public inputs, `[D_hi, D_lo]`
+/// of the demo batch's (hash, address) pairs; the honest proof is accepted, D_lo + 1 (another
+/// statement) and a flipped proof byte are rejected.
+#[test]
+fn digest_statement_verifier_accepts_and_rejects() {
+    use batch_ecdsa::prover::api::digest_pairs_of;
+    use batch_ecdsa::prover::circuit::witnesses_from_batch;
+    use batch_ecdsa_circuits::ecdsa::digest::{batch_digest, digest_instance};
+    use ff::PrimeField;
+
+    let solc = Solc::locate_or_install().expect("solc-js (npm ci --prefix evm/solc)");
+    let prover =
+        prover_for(CircuitKind::Batch, 1, Statement::Digest, &params_dir()).expect("prover");
+    assert_eq!(prover.num_instance(), 2);
+    let batch = demo_file(1).expect("demo batch");
+    let (proof, calldata) = prove(&prover, &batch, TranscriptKind::Evm).expect("proof");
+    assert_eq!(calldata.len(), proof.len() + 64, "two public inputs");
+    // The words are D's halves, from the batch's own hashes and addresses.
+    let ws = witnesses_from_batch(&batch, Default::default(), true).expect("witnesses");
+    let instance = digest_instance(&batch_digest(&digest_pairs_of(&ws)));
+    for (word, v) in calldata[..64].chunks(32).zip(&instance) {
+        let mut le = v.to_repr();
+        le.reverse();
+        assert_eq!(word, le, "a public input word is the big-endian field element");
+    }
+    let (_, compiled) = verifier_of(&prover, &solc).expect("verifier");
+    let mut contract = deploy(&compiled.creation, true).expect("deploys with EIP-170 lifted");
+    assert!(accepts(&mut contract, &calldata), "honest digest proof rejected");
+    // D_lo + 1 (D_lo < 2^128: no carry past byte 16 of its word).
+    let mut bad = calldata.clone();
+    let lo = &mut bad[32..64];
+    for byte in lo.iter_mut().rev() {
+        let (v, carry) = byte.overflowing_add(1);
+        *byte = v;
+        if !carry {
+            break;
+        }
+    }
+    assert!(!accepts(&mut contract, &bad), "D_lo + 1 accepted");
+    let mut bad = calldata.clone();
+    bad[64 + proof.len() / 2] ^= 0x01;
+    assert!(!accepts(&mut contract, &bad), "a flipped proof byte accepted");
+    eprintln!(
+        "digest B = 1: runtime code {} bytes, proof {} bytes",
+        compiled.runtime.len(),
+        proof.len()
     );
 }
 
