@@ -158,7 +158,11 @@ fn digest_statement_through_the_api() {
     // A signature on the hash H = 2^256 − 1 ≥ n (it signs H mod n).
     let raw = [0xffu8; 32];
     let h = fq_from_be_bytes_reduced(&raw);
-    assert_ne!(fq_to_be_bytes(&h), raw, "H ≥ n: its scalar differs from its bytes");
+    assert_ne!(
+        fq_to_be_bytes(&h),
+        raw,
+        "H ≥ n: its scalar differs from its bytes"
+    );
     let d = Fq::from(123_456_789u64);
     let key = PublicKey::from_secret(&d).unwrap();
     let (sig, id, _) = sign(&d, &h, &Fq::from(987_654_321u64)).unwrap();
@@ -179,9 +183,11 @@ fn digest_statement_through_the_api() {
         statement: Statement::Digest,
         ..SetupOptions::default()
     };
-    let prover =
-        Prover::with_setup(CircuitKind::Batch, 1, &dir, &setup, &Silent).expect("prover");
-    assert_eq!((prover.statement(), prover.num_instance()), (Statement::Digest, 2));
+    let prover = Prover::with_setup(CircuitKind::Batch, 1, &dir, &setup, &Silent).expect("prover");
+    assert_eq!(
+        (prover.statement(), prover.num_instance()),
+        (Statement::Digest, 2)
+    );
     let proved = prover
         .prove(&batch, ProveOptions::default(), &Silent)
         .expect("proof");

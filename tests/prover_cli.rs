@@ -168,6 +168,17 @@ fn evm_transcript_proves_and_verifies() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown transcript"));
 }
 
+/// `h` with its last hex digit changed.
+fn flip_last_hex(h: &str) -> String {
+    let last = if h.ends_with('0') { '1' } else { '0' };
+    format!("{}{last}", &h[..h.len() - 1])
+}
+
+/// A proof-file edit.
+type Edit = Box<dyn Fn(&mut Value)>;
+/// The digest statement's (signing hash, address) pairs.
+type Pairs = Vec<([u8; 32], [u8; 20])>;
+
 /// The digest statement end to end at B = 2: `prove --transcript evm` states the digest by
 /// default (2 public inputs; raw hashes and addresses in the file, with D); `verify --proof`
 /// checks it, alone and against its batch; another batch is named signature by signature; a
@@ -228,30 +239,32 @@ fn digest_statement_proves_and_verifies_and_tampering_is_caught() {
     assert!(out.contains("address 0x"), "{}", text(&o));
 
     // Records or digest changed alone: the file's D is not its records'.
-    let flip = |h: &str| {
-        let last = if h.ends_with('0') { '1' } else { '0' };
-        format!("{}{last}", &h[..h.len() - 1])
-    };
-    let edits: [(&str, Box<dyn Fn(&mut Value)>); 3] = [
+    let edits: [(&str, Edit); 3] = [
         (
             "address",
             Box::new(|v: &mut Value| {
-                let a = v["public_inputs"][1]["address"].as_str().unwrap().to_string();
-                v["public_inputs"][1]["address"] = Value::from(flip(&a));
+                let a = v["public_inputs"][1]["address"]
+                    .as_str()
+                    .unwrap()
+                    .to_string();
+                v["public_inputs"][1]["address"] = Value::from(flip_last_hex(&a));
             }),
         ),
         (
             "msg_hash",
             Box::new(|v: &mut Value| {
-                let h = v["public_inputs"][0]["msg_hash"].as_str().unwrap().to_string();
-                v["public_inputs"][0]["msg_hash"] = Value::from(flip(&h));
+                let h = v["public_inputs"][0]["msg_hash"]
+                    .as_str()
+                    .unwrap()
+                    .to_string();
+                v["public_inputs"][0]["msg_hash"] = Value::from(flip_last_hex(&h));
             }),
         ),
         (
             "digest",
             Box::new(|v: &mut Value| {
                 let d = v["digest"].as_str().unwrap().to_string();
-                v["digest"] = Value::from(flip(&d));
+                v["digest"] = Value::from(flip_last_hex(&d));
             }),
         ),
     ];
@@ -266,11 +279,16 @@ fn digest_statement_proves_and_verifies_and_tampering_is_caught() {
         );
     }
     // Records changed and D recomputed to match: a consistent file the proof is not for.
-    let rewritten = |name: &str, change: &dyn Fn(&mut Vec<([u8; 32], [u8; 20])>)| {
+    let rewritten = |name: &str, change: &dyn Fn(&mut Pairs)| {
         let mut p = pairs.clone();
         change(&mut p);
         edited(&proof, name, |v| {
-            for (rec, (h, a)) in v["public_inputs"].as_array_mut().unwrap().iter_mut().zip(&p) {
+            for (rec, (h, a)) in v["public_inputs"]
+                .as_array_mut()
+                .unwrap()
+                .iter_mut()
+                .zip(&p)
+            {
                 rec["msg_hash"] = Value::from(encode_hex(h));
                 rec["address"] = Value::from(encode_hex(a));
             }
@@ -280,9 +298,9 @@ fn digest_statement_proves_and_verifies_and_tampering_is_caught() {
     for (name, change) in [
         (
             "other-address.json",
-            &(|p: &mut Vec<([u8; 32], [u8; 20])>| p[0].1[19] ^= 1) as &dyn Fn(&mut Vec<_>),
+            &(|p: &mut Pairs| p[0].1[19] ^= 1) as &dyn Fn(&mut Pairs),
         ),
-        ("swapped.json", &|p: &mut Vec<([u8; 32], [u8; 20])>| p.swap(0, 1)),
+        ("swapped.json", &|p: &mut Pairs| p.swap(0, 1)),
     ] {
         let bad = rewritten(name, change);
         let o = verify(&bad, None, &params);
@@ -539,10 +557,23 @@ fn cells_only_prints_the_layout_without_proving() {
     assert!(j["prove_s"].is_null() && j["keygen_s"].is_null());
     assert_eq!(j["statement"], "keys");
     // The digest statement lays out more (the Keccak columns): its own figures.
-    let o = prove(&["--count", "2", "--cells-only", "--json", "--public", "digest"]);
+    let o = prove(&[
+        "--count",
+        "2",
+        "--cells-only",
+        "--json",
+        "--public",
+        "digest",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let d = last_json(&o);
     assert_eq!(d["statement"], "digest");
-    assert!(d["advice_cells"].as_u64() > j["advice_cells"].as_u64(), "{d} vs {j}");
-    assert!(d["advice_columns"].as_u64() > j["advice_columns"].as_u64(), "{d} vs {j}");
+    assert!(
+        d["advice_cells"].as_u64() > j["advice_cells"].as_u64(),
+        "{d} vs {j}"
+    );
+    assert!(
+        d["advice_columns"].as_u64() > j["advice_columns"].as_u64(),
+        "{d} vs {j}"
+    );
 }

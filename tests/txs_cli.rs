@@ -288,7 +288,10 @@ fn digest_proof_of_transactions_matches_them() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let stdout = String::from_utf8_lossy(&o.stdout);
     let v: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
-    assert_eq!((v["statement"].as_str(), v["public_inputs"].as_u64()), (Some("digest"), Some(2)));
+    assert_eq!(
+        (v["statement"].as_str(), v["public_inputs"].as_u64()),
+        (Some("digest"), Some(2))
+    );
     let f = StrippedFile::parse(&std::fs::read_to_string(&strip).unwrap()).unwrap();
     let pf: Value = serde_json::from_str(&std::fs::read_to_string(&proof).unwrap()).unwrap();
     assert_eq!(pf["statement"], "digest");

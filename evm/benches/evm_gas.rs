@@ -1,6 +1,6 @@
-//! The EVM bench: for the batch circuit at B = 1, 2, 4, 8, 16, 32 under both statements (keys:
-//! 3 public inputs a signature; digest: 2 in all) and the naive circuit at B = 1, 2 (keys), or
-//! the `circuit:B[:statement]` list given (e.g. `batch:1,naive:2,batch:4:digest`; keys when no
+//! The EVM bench: for the batch circuit at B = 1, 2, 4, 8, 16, 32 and the naive circuit at
+//! B = 1, 2 under the keys statement (3 public inputs a signature), or the
+//! `circuit:B[:statement]` list given (statement `digest`: 2 public inputs in all) (e.g. `batch:1,naive:2,batch:4:digest`; keys when no
 //! statement), proves the demo batch with the EVM transcript, generates and compiles the
 //! verifier, deploys it in revm and verifies: gas (with and without 21,000 and the calldata),
 //! deployment gas, code size against EIP-170, proof and calldata bytes; then the `ecrecover`
@@ -24,9 +24,10 @@ use batch_ecdsa_evm::measure::{measure, EvmRow};
 use batch_ecdsa_evm::solc::Solc;
 use batch_ecdsa_evm::EIP170_CODE_LIMIT;
 
-const DEFAULT: &str = "batch:1,batch:2,batch:4,batch:8,batch:16,batch:32,naive:1,naive:2,\
-                       batch:1:digest,batch:2:digest,batch:4:digest,batch:8:digest,\
-                       batch:16:digest,batch:32:digest";
+/// Keys rows only: the digest verifiers (`batch:B:digest`) do not compile with solc-js 0.8.19
+/// yet (it crashes on their 1.3 MB of Solidity; README, *Verified on Ethereum*), and a failing
+/// row stops the run.
+const DEFAULT: &str = "batch:1,batch:2,batch:4,batch:8,batch:16,batch:32,naive:1,naive:2";
 
 fn parse(list: &str) -> Result<Vec<(CircuitKind, usize, Statement)>, String> {
     list.split(',')
@@ -127,7 +128,8 @@ fn main() {
     // Only the full default run writes results/ as it is: the calculator embeds
     // results/evm.json and takes its largest batch row as its default, so a partial run must
     // not replace it (`--merge` replaces only the rows it measured).
-    let write_results = given.is_none() || merge;
+    let partial = given.is_some();
+    let write_results = !partial || merge;
     let list = given.unwrap_or_else(|| DEFAULT.to_string());
     let items = match parse(&list) {
         Ok(v) => v,
@@ -175,7 +177,7 @@ fn main() {
         }
     };
     let results = root.join("results");
-    if merge && given.is_some() {
+    if merge && partial {
         let old: Vec<EvmRow> = match std::fs::read_to_string(results.join("evm.json"))
             .map_err(|e| e.to_string())
             .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))

@@ -106,8 +106,7 @@ pub fn measure(
     solc: &Solc,
 ) -> Result<Measured, String> {
     let tag = format!("{kind} ({statement}) B = {b}");
-    let prover =
-        prover_for(kind, b, statement, params_dir).map_err(|e| format!("{tag}: {e}"))?;
+    let prover = prover_for(kind, b, statement, params_dir).map_err(|e| format!("{tag}: {e}"))?;
     let batch = demo_file(b)?;
     let (proof, calldata) = prove(&prover, &batch, TranscriptKind::Evm)?;
     let (blake, _) = prove(&prover, &batch, TranscriptKind::Blake2b)?;

@@ -16,13 +16,13 @@ use std::process::ExitCode;
 
 use batch_ecdsa::batch_file::{BatchFile, Policy};
 use batch_ecdsa::cli::{load_signed_txs, write_stripped, SetupArgs, TxArgs};
-use batch_ecdsa::prover::api::{ParamsSource, Verifier};
-use batch_ecdsa::prover::bars::StderrBars;
 use batch_ecdsa::hexfmt::encode_hex;
 use batch_ecdsa::native::public_key::PublicKey;
+use batch_ecdsa::prover::api::{ParamsSource, Verifier};
+use batch_ecdsa::prover::bars::StderrBars;
 use batch_ecdsa::prover::proof::ProofFile;
-use batch_ecdsa_circuits::ecdsa::Statement;
 use batch_ecdsa::txs::SignedTxs;
+use batch_ecdsa_circuits::ecdsa::Statement;
 use clap::Parser;
 use serde_json::json;
 

@@ -455,7 +455,10 @@ impl Prover {
             )
         });
         let (public_inputs, digest) = match self.statement() {
-            Statement::Keys => (circuit.witnesses().iter().map(public_input_of).collect(), None),
+            Statement::Keys => (
+                circuit.witnesses().iter().map(public_input_of).collect(),
+                None,
+            ),
             Statement::Digest => {
                 let pairs = digest_pairs_of(circuit.witnesses());
                 let records = pairs.iter().map(digest_record).collect();

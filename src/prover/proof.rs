@@ -426,10 +426,11 @@ impl ProofFile {
             }
             Statement::Digest => {
                 let pairs = self.digest_pairs()?;
-                let given: [u8; 32] = decode_hex_fixed(self.digest.as_deref().ok_or_else(
-                    || ProofFileError::Field("digest: missing (a digest proof needs it)".into()),
-                )?)
-                .map_err(|e| ProofFileError::Field(format!("digest: {e}")))?;
+                let given: [u8; 32] =
+                    decode_hex_fixed(self.digest.as_deref().ok_or_else(|| {
+                        ProofFileError::Field("digest: missing (a digest proof needs it)".into())
+                    })?)
+                    .map_err(|e| ProofFileError::Field(format!("digest: {e}")))?;
                 let digest = batch_digest(&pairs);
                 if given != digest {
                     return Err(ProofFileError::Field(format!(
@@ -645,9 +646,14 @@ mod tests {
     #[test]
     fn keys_files_do_not_name_the_statement() {
         let json = sample().to_json();
-        assert!(!json.contains("statement") && !json.contains("digest") && !json.contains("address"));
+        assert!(
+            !json.contains("statement") && !json.contains("digest") && !json.contains("address")
+        );
         // Written as "keys" explicitly, it reads the same.
-        let explicit = json.replace("\"version\": 2,", "\"version\": 2, \"statement\": \"keys\",");
+        let explicit = json.replace(
+            "\"version\": 2,",
+            "\"version\": 2, \"statement\": \"keys\",",
+        );
         assert_eq!(ProofFile::parse(&explicit).unwrap(), sample());
     }
 
@@ -664,7 +670,11 @@ mod tests {
         // A raw hash ≥ n (0xff…) is kept as it is, not reduced.
         assert_eq!(pairs[1].0, [0xff; 32]);
         assert_eq!(back.instance().unwrap(), digest_instance(&digest).to_vec());
-        assert!(back.public_inputs().unwrap_err().to_string().contains("states a digest"));
+        assert!(back
+            .public_inputs()
+            .unwrap_err()
+            .to_string()
+            .contains("states a digest"));
         assert!(sample().digest_pairs().is_err());
     }
 
@@ -675,21 +685,54 @@ mod tests {
         let addr0 = f.public_inputs[0].address.clone().unwrap();
         let hash1 = f.public_inputs[1].msg_hash.clone();
         let d = f.digest.clone().unwrap();
-        let flip = |h: &str| format!("{}{}", &h[..h.len() - 1], if h.ends_with('0') { '1' } else { '0' });
+        let flip = |h: &str| {
+            format!(
+                "{}{}",
+                &h[..h.len() - 1],
+                if h.ends_with('0') { '1' } else { '0' }
+            )
+        };
         let cases: Vec<(String, &str)> = vec![
-            (json.replace(&addr0, &flip(&addr0)), "is not the digest of the public inputs"),
-            (json.replace(&hash1, &flip(&hash1)), "is not the digest of the public inputs"),
-            (json.replace(&d, &flip(&d)), "is not the digest of the public inputs"),
-            (json.replace(&addr0, &addr0[..40]), "public input 0: address: expected 20 bytes, got 19"),
-            (json.replace(&hash1, &format!("{hash1}00")), "public input 1: msg_hash: expected 32 bytes"),
-            (json.replace(&d, &d[..d.len() - 2]), "digest: expected 32 bytes"),
-            (json.replace(&addr0, "0x11zz"), "public input 0: address: bad hex"),
-            (json.replace(&format!(",\n  \"digest\": \"{d}\""), ""), "digest: missing"),
+            (
+                json.replace(&addr0, &flip(&addr0)),
+                "is not the digest of the public inputs",
+            ),
+            (
+                json.replace(&hash1, &flip(&hash1)),
+                "is not the digest of the public inputs",
+            ),
+            (
+                json.replace(&d, &flip(&d)),
+                "is not the digest of the public inputs",
+            ),
+            (
+                json.replace(&addr0, &addr0[..40]),
+                "public input 0: address: expected 20 bytes, got 19",
+            ),
+            (
+                json.replace(&hash1, &format!("{hash1}00")),
+                "public input 1: msg_hash: expected 32 bytes",
+            ),
+            (
+                json.replace(&d, &d[..d.len() - 2]),
+                "digest: expected 32 bytes",
+            ),
+            (
+                json.replace(&addr0, "0x11zz"),
+                "public input 0: address: bad hex",
+            ),
+            (
+                json.replace(&format!(",\n  \"digest\": \"{d}\""), ""),
+                "digest: missing",
+            ),
             (
                 json.replace(&format!("\"address\": \"{addr0}\""), "\"pubkey\": \"0x04\""),
                 "public input 0: pubkey: a digest proof names addresses",
             ),
-            (json.replace("\"digest\",", "\"Digest\","), "unknown statement"),
+            (
+                json.replace("\"digest\",", "\"Digest\","),
+                "unknown statement",
+            ),
         ];
         for (text, want) in cases {
             assert_ne!(text, json, "the case {want:?} changes the file");
@@ -699,10 +742,16 @@ mod tests {
         // A keys file with a digest or an address is refused too.
         let mut keys = sample();
         keys.digest = Some(d.clone());
-        assert!(ProofFile::parse(&keys.to_json()).unwrap_err().to_string().contains("digest"));
+        assert!(ProofFile::parse(&keys.to_json())
+            .unwrap_err()
+            .to_string()
+            .contains("digest"));
         let mut keys = sample();
         keys.public_inputs[0].address = Some(addr0);
-        assert!(ProofFile::parse(&keys.to_json()).unwrap_err().to_string().contains("address"));
+        assert!(ProofFile::parse(&keys.to_json())
+            .unwrap_err()
+            .to_string()
+            .contains("address"));
     }
 
     #[test]
@@ -754,8 +803,10 @@ mod tests {
                 "unknown transcript \"poseidon\"",
             ),
             (
-                f.to_json()
-                    .replace(&f.public_inputs[1].pubkey.as_ref().unwrap()[4..10], "000000"),
+                f.to_json().replace(
+                    &f.public_inputs[1].pubkey.as_ref().unwrap()[4..10],
+                    "000000",
+                ),
                 "public input 1: pubkey",
             ),
         ];
