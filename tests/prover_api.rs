@@ -136,3 +136,86 @@ fn prover_built_once_proves_and_the_key_cache_is_checked() {
 
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The digest statement through the API (batch circuit, B = 1, k = 14): `SetupOptions`
+/// chooses it; the file records the raw signing hash, the signer's address and D; a signing
+/// hash ≥ n is recorded as it is (the circuit hashes its 32 bytes, the signature signs it
+/// mod n), and the same file with the reduced hash (D recomputed) does not verify. A keys
+/// verifier is not this proof's.
+#[test]
+fn digest_statement_through_the_api() {
+    use batch_ecdsa::batch_file::{BatchRecords, SignatureRecord};
+    use batch_ecdsa::hexfmt::encode_hex;
+    use batch_ecdsa::native::ecdsa::sign;
+    use batch_ecdsa::native::encoding::{fq_from_be_bytes_reduced, fq_to_be_bytes};
+    use batch_ecdsa::native::public_key::PublicKey;
+    use batch_ecdsa::prover::api::SetupOptions;
+    use batch_ecdsa::prover::proof::{digest_record, PublicStatement};
+    use batch_ecdsa_circuits::ecdsa::digest::batch_digest;
+    use batch_ecdsa_circuits::ecdsa::Statement;
+    use halo2curves::secp256k1::Fq;
+
+    // A signature on the hash H = 2^256 − 1 ≥ n (it signs H mod n).
+    let raw = [0xffu8; 32];
+    let h = fq_from_be_bytes_reduced(&raw);
+    assert_ne!(
+        fq_to_be_bytes(&h),
+        raw,
+        "H ≥ n: its scalar differs from its bytes"
+    );
+    let d = Fq::from(123_456_789u64);
+    let key = PublicKey::from_secret(&d).unwrap();
+    let (sig, id, _) = sign(&d, &h, &Fq::from(987_654_321u64)).unwrap();
+    let records = BatchRecords {
+        signatures: vec![SignatureRecord {
+            msg_hash: encode_hex(&raw),
+            r: encode_hex(&fq_to_be_bytes(&sig.r())),
+            s: encode_hex(&fq_to_be_bytes(&sig.s())),
+            v: Some(u64::from(id.to_u8())),
+            pubkey: None,
+            address: Some(encode_hex(&key.address())),
+        }],
+    };
+    let batch = BatchFile::from_records(&records).expect("well formed");
+
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("prover-api-digest");
+    let setup = SetupOptions {
+        statement: Statement::Digest,
+        ..SetupOptions::default()
+    };
+    let prover = Prover::with_setup(CircuitKind::Batch, 1, &dir, &setup, &Silent).expect("prover");
+    assert_eq!(
+        (prover.statement(), prover.num_instance()),
+        (Statement::Digest, 2)
+    );
+    let proved = prover
+        .prove(&batch, ProveOptions::default(), &Silent)
+        .expect("proof");
+    assert!(proved.self_verified);
+    let file = proved.file;
+    assert_eq!(file.statement, Statement::Digest);
+    let pair = (raw, key.address());
+    assert_eq!(file.public_inputs, vec![digest_record(&pair)]);
+    assert_eq!(file.digest, Some(encode_hex(&batch_digest(&[pair]))));
+    assert!(matches!(
+        file.statement_inputs().unwrap(),
+        PublicStatement::Digest { .. }
+    ));
+    let verifier = Verifier::for_proof_file(&file, &dir, &Silent).expect("verifier");
+    assert_eq!(verifier.statement(), Statement::Digest);
+    verifier.verify(&file).expect("valid proof");
+
+    // The reduced hash, D recomputed: a consistent file, but not what was proven.
+    let reduced = (fq_to_be_bytes(&h), key.address());
+    let mut other = file.clone();
+    other.public_inputs = vec![digest_record(&reduced)];
+    other.digest = Some(encode_hex(&batch_digest(&[reduced])));
+    let err = verifier.verify(&other).unwrap_err();
+    assert_eq!(err.exit_code(), 1, "{err}");
+    assert!(err.to_string().contains("does not verify"), "{err}");
+
+    // The keys circuit's verifier refuses it by its statement.
+    let keys = Prover::new(CircuitKind::Batch, 1, &dir, &Silent).expect("keys prover");
+    let err = keys.verify(&file).unwrap_err();
+    assert!(err.to_string().contains("states digest"), "{err}");
+}

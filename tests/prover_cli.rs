@@ -125,6 +125,9 @@ fn evm_transcript_proves_and_verifies() {
             "--json".into(),
             "--transcript".into(),
             transcript.into(),
+            // The same statement for both transcripts (the EVM one defaults to the digest).
+            "--public".into(),
+            "keys".into(),
         ]
     };
     let run_prove = |transcript: &str| {
@@ -163,6 +166,169 @@ fn evm_transcript_proves_and_verifies() {
     let o = run_prove("sha256");
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown transcript"));
+}
+
+/// `h` with its last hex digit changed.
+fn flip_last_hex(h: &str) -> String {
+    let last = if h.ends_with('0') { '1' } else { '0' };
+    format!("{}{last}", &h[..h.len() - 1])
+}
+
+/// A proof-file edit.
+type Edit = Box<dyn Fn(&mut Value)>;
+/// The digest statement's (signing hash, address) pairs.
+type Pairs = Vec<([u8; 32], [u8; 20])>;
+
+/// The digest statement end to end at B = 2: `prove --transcript evm` states the digest by
+/// default (2 public inputs; raw hashes and addresses in the file, with D); `verify --proof`
+/// checks it, alone and against its batch; another batch is named signature by signature; a
+/// changed address, hash or digest field is refused (exit 2: the file's D is not its records'),
+/// and records changed with D recomputed to match give a proof that does not verify (exit 1).
+#[test]
+fn digest_statement_proves_and_verifies_and_tampering_is_caught() {
+    use batch_ecdsa::hexfmt::{decode_hex_fixed, encode_hex};
+    use batch_ecdsa_circuits::ecdsa::digest::batch_digest;
+
+    let _guard = PROVING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tmp_dir("digest");
+    let params = shared_params();
+    let batch = gen_batch(&dir, 2, 21, "");
+    let proof = dir.join("proof.json");
+    let o = prove_batch(&batch, &params, &proof, &["--transcript", "evm", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let j = last_json(&o);
+    assert_eq!(j["statement"], "digest", "{j}");
+    assert_eq!(j["public_inputs"], 2, "{j}");
+    assert_eq!(j["self_verified"], true);
+
+    // The file: raw hashes and addresses of the batch, in order, and their digest.
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(&proof).unwrap()).unwrap();
+    let b: Value = serde_json::from_str(&std::fs::read_to_string(&batch).unwrap()).unwrap();
+    assert_eq!(file["statement"], "digest");
+    let records = file["public_inputs"].as_array().unwrap();
+    assert_eq!(records.len(), 2);
+    let mut pairs = Vec::new();
+    for (rec, sig) in records.iter().zip(b["signatures"].as_array().unwrap()) {
+        assert!(rec.get("pubkey").is_none(), "{rec}");
+        assert_eq!(rec["msg_hash"], sig["msg_hash"]);
+        let h: [u8; 32] = decode_hex_fixed(rec["msg_hash"].as_str().unwrap()).unwrap();
+        let a: [u8; 20] = decode_hex_fixed(rec["address"].as_str().unwrap()).unwrap();
+        pairs.push((h, a));
+    }
+    assert_eq!(file["digest"], encode_hex(&batch_digest(&pairs)).as_str());
+    assert_eq!(j["digest"], file["digest"]);
+
+    let o = verify(&proof, None, &params);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("public input: digest"));
+    let o = verify(&proof, Some(&batch), &params);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("public inputs match the batch file"));
+    // Another batch: each signature named, with both values.
+    let other = gen_batch(&dir, 2, 22, "");
+    let o = verify(&proof, Some(&other), &params);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    for i in 0..2 {
+        assert!(
+            out.contains(&format!("signature {i} differs: message hash")),
+            "{}",
+            text(&o)
+        );
+    }
+    assert!(out.contains("address 0x"), "{}", text(&o));
+
+    // Records or digest changed alone: the file's D is not its records'.
+    let edits: [(&str, Edit); 3] = [
+        (
+            "address",
+            Box::new(|v: &mut Value| {
+                let a = v["public_inputs"][1]["address"]
+                    .as_str()
+                    .unwrap()
+                    .to_string();
+                v["public_inputs"][1]["address"] = Value::from(flip_last_hex(&a));
+            }),
+        ),
+        (
+            "msg_hash",
+            Box::new(|v: &mut Value| {
+                let h = v["public_inputs"][0]["msg_hash"]
+                    .as_str()
+                    .unwrap()
+                    .to_string();
+                v["public_inputs"][0]["msg_hash"] = Value::from(flip_last_hex(&h));
+            }),
+        ),
+        (
+            "digest",
+            Box::new(|v: &mut Value| {
+                let d = v["digest"].as_str().unwrap().to_string();
+                v["digest"] = Value::from(flip_last_hex(&d));
+            }),
+        ),
+    ];
+    for (what, edit) in edits {
+        let bad = edited(&proof, &format!("bad-{what}.json"), edit);
+        let o = verify(&bad, None, &params);
+        assert_eq!(o.status.code(), Some(2), "{what}: {}", text(&o));
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("is not the digest of the public inputs"),
+            "{what}: {}",
+            text(&o)
+        );
+    }
+    // Records changed and D recomputed to match: a consistent file the proof is not for.
+    let rewritten = |name: &str, change: &dyn Fn(&mut Pairs)| {
+        let mut p = pairs.clone();
+        change(&mut p);
+        edited(&proof, name, |v| {
+            for (rec, (h, a)) in v["public_inputs"]
+                .as_array_mut()
+                .unwrap()
+                .iter_mut()
+                .zip(&p)
+            {
+                rec["msg_hash"] = Value::from(encode_hex(h));
+                rec["address"] = Value::from(encode_hex(a));
+            }
+            v["digest"] = Value::from(encode_hex(&batch_digest(&p)));
+        })
+    };
+    for (name, change) in [
+        (
+            "other-address.json",
+            &(|p: &mut Pairs| p[0].1[19] ^= 1) as &dyn Fn(&mut Pairs),
+        ),
+        ("swapped.json", &|p: &mut Pairs| p.swap(0, 1)),
+    ] {
+        let bad = rewritten(name, change);
+        let o = verify(&bad, None, &params);
+        assert_eq!(o.status.code(), Some(1), "{name}: {}", text(&o));
+        assert!(
+            String::from_utf8_lossy(&o.stdout).contains("does not verify"),
+            "{name}: {}",
+            text(&o)
+        );
+    }
+    // A keys-form record in a digest file is bad input, named.
+    let bad = edited(&proof, "pubkey.json", |v| {
+        v["public_inputs"][0]["pubkey"] = Value::from("0x04");
+    });
+    let o = verify(&bad, None, &params);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("public input 0: pubkey"),
+        "{}",
+        text(&o)
+    );
+    // An unknown statement is bad input, and nothing is written.
+    let none = dir.join("none.json");
+    let o = prove_batch(&batch, &params, &none, &["--public", "hashes"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--public: unknown statement"));
+    assert!(!none.exists());
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -389,4 +555,25 @@ fn cells_only_prints_the_layout_without_proving() {
     assert!(j["advice_cells"].as_u64().unwrap() > 100_000);
     assert!(j["advice_cells"].as_u64() > j["lookup_cells"].as_u64());
     assert!(j["prove_s"].is_null() && j["keygen_s"].is_null());
+    assert_eq!(j["statement"], "keys");
+    // The digest statement lays out more (the Keccak columns): its own figures.
+    let o = prove(&[
+        "--count",
+        "2",
+        "--cells-only",
+        "--json",
+        "--public",
+        "digest",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let d = last_json(&o);
+    assert_eq!(d["statement"], "digest");
+    assert!(
+        d["advice_cells"].as_u64() > j["advice_cells"].as_u64(),
+        "{d} vs {j}"
+    );
+    assert!(
+        d["advice_columns"].as_u64() > j["advice_columns"].as_u64(),
+        "{d} vs {j}"
+    );
 }

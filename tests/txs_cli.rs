@@ -267,3 +267,58 @@ fn prove_txs_end_to_end_at_b4() {
         assert_eq!(pi["msg_hash"].as_str().unwrap(), t.signing_hash);
     }
 }
+
+/// The digest statement of transactions (B = 2, k = 14): the proof's records are each
+/// transaction's signing hash and recovered sender; `verify --proof --txs` accepts the same
+/// transactions and names each differing one in others.
+#[test]
+fn digest_proof_of_transactions_matches_them() {
+    let dir = tmp_dir("digest");
+    let params = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("txs-cli-params");
+    let txs = gen_txs(&dir, 2, 3);
+    let proof = dir.join("proof.json");
+    let strip = dir.join("stripped.json");
+    let o = prove_txs(
+        &txs,
+        &proof,
+        &params,
+        &strip,
+        &["--chain-id", "1", "--public", "digest", "--json"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let v: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(
+        (v["statement"].as_str(), v["public_inputs"].as_u64()),
+        (Some("digest"), Some(2))
+    );
+    let f = StrippedFile::parse(&std::fs::read_to_string(&strip).unwrap()).unwrap();
+    let pf: Value = serde_json::from_str(&std::fs::read_to_string(&proof).unwrap()).unwrap();
+    assert_eq!(pf["statement"], "digest");
+    let records = pf["public_inputs"].as_array().unwrap();
+    assert_eq!(records.len(), f.transactions.len());
+    for (rec, t) in records.iter().zip(&f.transactions) {
+        assert_eq!(rec["msg_hash"].as_str().unwrap(), t.signing_hash);
+        assert_eq!(rec["address"].as_str().unwrap(), t.sender);
+    }
+
+    let verify = |extra: &[&str]| {
+        let mut args = vec!["--proof", s(&proof), "--params-dir", s(&params)];
+        args.extend_from_slice(extra);
+        run(env!("CARGO_BIN_EXE_verify"), &args)
+    };
+    let o = verify(&["--txs", s(&txs)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("public inputs match the transactions"));
+    let other = gen_txs(&dir, 2, 4);
+    let o = verify(&["--txs", s(&other)]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("transaction 0 differs: signing hash 0x") && out.contains("sender 0x"),
+        "{}",
+        text(&o)
+    );
+    assert!(out.contains("not for these transactions"), "{}", text(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,18 +1,22 @@
-//! One circuit and batch size on Ethereum, end to end: the demo batch proven with the EVM
-//! transcript (and with Blake2b, for the size difference), the verifier generated for the
-//! circuit's verifying key and compiled, deployed in revm (EIP-170 lifted when the code is
+//! One circuit, statement and batch size on Ethereum, end to end: the demo batch proven with
+//! the EVM transcript (and with Blake2b, for the size difference), the verifier generated for
+//! the circuit's verifying key and compiled, deployed in revm (EIP-170 lifted when the code is
 //! larger, and said so) and called with the proof. The [`EvmRow`] is what `results/evm.json`
 //! holds and what `calldata --proof results/evm.json` reads.
+//!
+//! The statement sets the verifier's public inputs: `3·B` words under keys (`h`, `x(Q)`,
+//! `y(Q)` as packed limbs per signature), 2 under the digest (`D_hi`, `D_lo`; a contract
+//! computes D itself from the hashes and senders it holds).
 
 use std::path::Path;
 
 use batch_ecdsa::batch_file::BatchFile;
 use batch_ecdsa::calldata::proof_file::BenchRow;
 use batch_ecdsa::demo::demo_batch;
-use batch_ecdsa::prover::api::{ProveOptions, Prover, Silent};
+use batch_ecdsa::prover::api::{ProveOptions, Prover, SetupOptions, Silent};
 use batch_ecdsa::prover::circuit::CircuitKind;
-use batch_ecdsa::prover::proof::instance_of;
 use batch_ecdsa::prover::transcript::{evm_calldata, TranscriptKind};
+use batch_ecdsa_circuits::ecdsa::Statement;
 
 use crate::chain::{deploy, CallOutcome};
 use crate::generate::verifier_solidity;
@@ -36,10 +40,29 @@ pub struct Measured {
     pub calldata: Vec<u8>,
 }
 
-/// The verifier of `prover`'s circuit: its Solidity and bytecode.
+/// The prover of `kind` at `b` signatures stating `statement` (development params and keys
+/// cached under `params_dir`).
+pub fn prover_for(
+    kind: CircuitKind,
+    b: usize,
+    statement: Statement,
+    params_dir: &Path,
+) -> Result<Prover, String> {
+    let setup = SetupOptions {
+        statement,
+        ..SetupOptions::default()
+    };
+    Prover::with_setup(kind, b, params_dir, &setup, &Silent).map_err(|e| e.to_string())
+}
+
+/// The verifier of `prover`'s circuit: its Solidity and bytecode (with as many public inputs
+/// as the prover's statement has: [`Prover::num_instance`]).
 pub fn verifier_of(prover: &Prover, solc: &Solc) -> Result<(String, Compiled), String> {
-    let instances = batch_ecdsa_circuits::ecdsa::INSTANCE_CELLS_PER_SIGNATURE * prover.batch_size();
-    let sol = verifier_solidity(prover.params(), prover.verifying_key(), instances);
+    let sol = verifier_solidity(
+        prover.params(),
+        prover.verifying_key(),
+        prover.num_instance(),
+    );
     let compiled = solc.compile(&sol).map_err(|e| e.to_string())?;
     Ok((sol, compiled))
 }
@@ -68,20 +91,22 @@ pub fn prove(
         return Err("the proof fails the prover's own check".into());
     }
     let proof = proved.file.proof_bytes().map_err(|e| e.to_string())?;
-    let instance = instance_of(&proved.file.public_inputs().map_err(|e| e.to_string())?);
+    let instance = proved.file.instance().map_err(|e| e.to_string())?;
     let calldata = evm_calldata(&instance, &proof);
     Ok((proof, calldata))
 }
 
-/// Measures `kind` at `b` signatures (params and keys cached under `params_dir`).
+/// Measures `kind` at `b` signatures stating `statement` (params and keys cached under
+/// `params_dir`).
 pub fn measure(
     kind: CircuitKind,
     b: usize,
+    statement: Statement,
     params_dir: &Path,
     solc: &Solc,
 ) -> Result<Measured, String> {
-    let tag = format!("{kind} B = {b}");
-    let prover = Prover::new(kind, b, params_dir, &Silent).map_err(|e| format!("{tag}: {e}"))?;
+    let tag = format!("{kind} ({statement}) B = {b}");
+    let prover = prover_for(kind, b, statement, params_dir).map_err(|e| format!("{tag}: {e}"))?;
     let batch = demo_file(b)?;
     let (proof, calldata) = prove(&prover, &batch, TranscriptKind::Evm)?;
     let (blake, _) = prove(&prover, &batch, TranscriptKind::Blake2b)?;
@@ -104,11 +129,15 @@ pub fn measure(
         ));
     }
     let public_inputs = (calldata.len() - proof.len()) / 32;
+    if public_inputs != prover.num_instance() {
+        return Err(format!(
+            "{tag}: {public_inputs} public inputs in the calldata, the statement has {}",
+            prover.num_instance()
+        ));
+    }
     let row = EvmRow {
         circuit: kind.to_string(),
-        // The keys statement, written as before (no field); a digest-statement row says
-        // `Some("digest")`.
-        statement: None,
+        statement: Some(statement.to_string()),
         batch_size: b as u64,
         k: Some(prover.k()),
         transcript: Some(TranscriptKind::Evm.to_string()),

@@ -1,5 +1,12 @@
-//! `prove [--batch FILE | --txs FILE | --count B] [--circuit batch|naive] [--out FILE] [--json]`:
-//! prove a batch of signatures valid in one Halo2 proof (README, *Commands*).
+//! `prove [--batch FILE | --txs FILE | --count B] [--circuit batch|naive] [--transcript
+//! blake2b|evm] [--public keys|digest] [--out FILE] [--json]`: prove a batch of signatures
+//! valid in one Halo2 proof (README, *Commands*).
+//!
+//! `--public` chooses what the proof's public input states: `keys` (per signature the hash mod
+//! n and the public key, 3 field elements each) or `digest` (one Keccak-256 digest of every
+//! (raw signing hash, signer address) pair, 2 field elements whatever B: what an Ethereum
+//! contract recomputes from the transactions it holds). Default: `digest` with `--transcript
+//! evm` (the proof is for Ethereum), `keys` otherwise.
 //!
 //! `--txs FILE` takes raw signed Ethereum transactions instead of a batch file: each becomes a
 //! batch record (`batch_ecdsa::txs`), and one that is malformed (exit 2) or invalid (exit 1) is
@@ -30,6 +37,7 @@ use batch_ecdsa::prover::circuit::{
 };
 use batch_ecdsa::prover::transcript::TranscriptKind;
 use batch_ecdsa::txs::SignedTxs;
+use batch_ecdsa_circuits::ecdsa::Statement;
 use clap::Parser;
 use serde_json::{json, Value};
 
@@ -59,6 +67,13 @@ struct Args {
     /// Keccak transcript the generated Solidity verifier reads; uncompressed points).
     #[arg(long, default_value = "blake2b")]
     transcript: String,
+    /// What the proof's public input states: keys (per signature the hash mod n and the
+    /// public key: 3 field elements each) or digest (one Keccak-256 digest of every (raw
+    /// signing hash, signer address) pair: 2 field elements whatever B, what a contract
+    /// recomputes from the transactions). Default: digest with --transcript evm, keys
+    /// otherwise.
+    #[arg(long, value_name = "keys|digest")]
+    public: Option<String>,
     /// Where to write the proof file.
     #[arg(long, default_value = "proof.json")]
     out: PathBuf,
@@ -106,9 +121,26 @@ fn load_batch(args: &Args, txs: Option<&SignedTxs>) -> Result<BatchFile, ExitCod
     }
 }
 
-fn stats_json(kind: CircuitKind, b: usize, k: u32, s: &CircuitStats) -> Value {
+/// The statement `--public` names, or the default for the transcript: a proof for Ethereum
+/// (the EVM transcript) states the digest a contract recomputes, any other the keys.
+fn statement_for(public: Option<&str>, transcript: TranscriptKind) -> Result<Statement, String> {
+    match public {
+        Some(p) => p.parse(),
+        None if transcript == TranscriptKind::Evm => Ok(Statement::Digest),
+        None => Ok(Statement::Keys),
+    }
+}
+
+fn stats_json(
+    kind: CircuitKind,
+    statement: Statement,
+    b: usize,
+    k: u32,
+    s: &CircuitStats,
+) -> Value {
     json!({
         "circuit": kind.as_str(),
+        "statement": statement.as_str(),
         "batch_size": b,
         "k": k,
         "advice_columns": s.advice_columns,
@@ -124,8 +156,8 @@ fn stats_json(kind: CircuitKind, b: usize, k: u32, s: &CircuitStats) -> Value {
     })
 }
 
-fn print_stats(kind: CircuitKind, b: usize, k: u32, s: &CircuitStats) {
-    println!("circuit: {kind}, B = {b}, k = {k}");
+fn print_stats(kind: CircuitKind, statement: Statement, b: usize, k: u32, s: &CircuitStats) {
+    println!("circuit: {kind}, public input: {statement}, B = {b}, k = {k}");
     println!(
         "cells: {} advice ({} looked up), {} fixed; {} advice columns, {} rows",
         s.advice_cells, s.lookup_cells, s.fixed_cells, s.advice_columns, s.rows
@@ -142,6 +174,10 @@ fn main() -> ExitCode {
         Ok(t) => t,
         Err(e) => return bad_input([format!("--transcript: {e}")]),
     };
+    let statement = match statement_for(args.public.as_deref(), transcript) {
+        Ok(s) => s,
+        Err(e) => return bad_input([format!("--public: {e}")]),
+    };
     let txs = match &args.txs.txs {
         Some(path) => match load_signed_txs(path, &args.txs.policy()) {
             Ok(t) => Some(t),
@@ -157,7 +193,7 @@ fn main() -> ExitCode {
 
     if args.cells_only {
         // The layout depends on B only, never on the values.
-        let circuit = match AnyCircuit::fitted_for_size(kind, b) {
+        let circuit = match AnyCircuit::fitted_for_size_stating(kind, b, statement) {
             Ok(c) => c,
             Err(e) => return bad_input([e.to_string()]),
         };
@@ -167,9 +203,9 @@ fn main() -> ExitCode {
             }
         }
         let s = circuit.stats();
-        print_stats(kind, b, circuit.k(), &s);
+        print_stats(kind, statement, b, circuit.k(), &s);
         if args.json {
-            println!("{}", stats_json(kind, b, circuit.k(), &s));
+            println!("{}", stats_json(kind, statement, b, circuit.k(), &s));
         }
         return ExitCode::SUCCESS;
     }
@@ -216,6 +252,7 @@ fn main() -> ExitCode {
         } else {
             KeyCache::Use
         },
+        statement,
     };
     let prover = match Prover::with_setup(kind, b, &args.setup.params_dir, &setup, &bars) {
         Ok(p) => p,
@@ -257,7 +294,7 @@ fn main() -> ExitCode {
         }
     }
 
-    print_stats(kind, b, prover.k(), &s);
+    print_stats(kind, statement, b, prover.k(), &s);
     println!(
         "times: witness {:.2} s, keygen {:.2} s ({}), prove {:.2} s, verify {:.1} ms",
         proved.witness_s,
@@ -291,7 +328,9 @@ fn main() -> ExitCode {
         ExitCode::from(1)
     };
     if args.json {
-        let mut v = stats_json(kind, b, prover.k(), &s);
+        let mut v = stats_json(kind, statement, b, prover.k(), &s);
+        v["public_inputs"] = json!(prover.num_instance());
+        v["digest"] = json!(proved.file.digest);
         v["witness_s"] = json!(proved.witness_s);
         v["keygen_s"] = json!(setup.keygen_s);
         v["keys_from_cache"] = json!(setup.keys_from_cache);

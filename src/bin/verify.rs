@@ -1,7 +1,10 @@
 //! `verify --native --batch FILE`: check a batch natively.
 //! `verify --native --txs FILE [--chain-id N] [--strip-out FILE]`: decode raw signed Ethereum
 //! transactions, recover their senders and check the batch natively.
-//! `verify --proof FILE [--batch FILE | --txs FILE]`: check a proof file (README, *Commands*).
+//! `verify --proof FILE [--batch FILE | --txs FILE]`: check a proof file (README, *Commands*),
+//! of either statement (keys or digest: the file says which). With a batch, its public inputs
+//! must be the proof's: under keys each (hash mod n, key); under the digest each (raw signing
+//! hash, address of the key), for transactions (signing hash, recovered sender).
 //!
 //! Exit codes: 0 valid; 1 invalid (a signature fails natively; the proof does not verify, was
 //! made for another circuit build, or its public inputs differ from the batch file's: each
@@ -13,10 +16,13 @@ use std::process::ExitCode;
 
 use batch_ecdsa::batch_file::{BatchFile, Policy};
 use batch_ecdsa::cli::{load_signed_txs, write_stripped, SetupArgs, TxArgs};
+use batch_ecdsa::hexfmt::encode_hex;
+use batch_ecdsa::native::public_key::PublicKey;
 use batch_ecdsa::prover::api::{ParamsSource, Verifier};
 use batch_ecdsa::prover::bars::StderrBars;
 use batch_ecdsa::prover::proof::ProofFile;
 use batch_ecdsa::txs::SignedTxs;
+use batch_ecdsa_circuits::ecdsa::Statement;
 use clap::Parser;
 use serde_json::json;
 
@@ -94,8 +100,86 @@ fn native(batch: BatchFile, txs: Option<SignedTxs>, args: &Args) -> ExitCode {
     }
 }
 
-/// The signatures whose public inputs differ between the batch file and the proof file.
-fn compare_with_batch(file: &ProofFile, batch: &BatchFile, policy: Policy) -> Vec<String> {
+/// The signatures whose public inputs differ between the batch (file or transactions) and the
+/// proof file, under the proof's statement.
+fn compare_with_batch(
+    file: &ProofFile,
+    batch: &BatchFile,
+    policy: Policy,
+    from_txs: bool,
+) -> Vec<String> {
+    match file.statement {
+        Statement::Keys => compare_keys(file, batch, policy),
+        Statement::Digest => compare_digest(file, batch, policy, from_txs),
+    }
+}
+
+/// Digest statement: signature i's raw 32-byte signing hash and the address of its key (the
+/// given or recovered one; for a transaction the recovered sender) must be the proof's i-th
+/// (msg_hash, address). Each differing signature is named with both values.
+fn compare_digest(
+    file: &ProofFile,
+    batch: &BatchFile,
+    policy: Policy,
+    from_txs: bool,
+) -> Vec<String> {
+    let pairs = match file.digest_pairs() {
+        Ok(p) => p,
+        Err(e) => return vec![format!("the proof file's public inputs do not parse: {e}")],
+    };
+    let (unit, source, hash_name, addr_name) = if from_txs {
+        ("transaction", "the transactions", "signing hash", "sender")
+    } else {
+        ("signature", "the batch file", "message hash", "address")
+    };
+    if batch.len() != pairs.len() {
+        return vec![format!(
+            "{source} hold {} {unit}s, the proof {}",
+            batch.len(),
+            pairs.len()
+        )];
+    }
+    let mut out = Vec::new();
+    let items = batch.to_items(policy);
+    for (i, ((item, sig), (h, a))) in items.iter().zip(&batch.signatures).zip(&pairs).enumerate() {
+        let item = match item {
+            Ok(item) => item,
+            Err(e) => {
+                out.push(format!("{e} (so the batch cannot match the proof)"));
+                continue;
+            }
+        };
+        let address = match PublicKey::from_affine(item.q) {
+            Ok(k) => k.address(),
+            Err(e) => {
+                out.push(format!("{unit} {i}: its key has no address: {e}"));
+                continue;
+            }
+        };
+        let mut what = Vec::new();
+        if sig.msg_hash != *h {
+            what.push(format!(
+                "{hash_name} {} in {source}, {} in the proof",
+                encode_hex(&sig.msg_hash),
+                encode_hex(h)
+            ));
+        }
+        if address != *a {
+            what.push(format!(
+                "{addr_name} {} in {source}, {} in the proof",
+                encode_hex(&address),
+                encode_hex(a)
+            ));
+        }
+        if !what.is_empty() {
+            out.push(format!("{unit} {i} differs: {}", what.join("; ")));
+        }
+    }
+    out
+}
+
+/// Keys statement: signature i's hash mod n and key must be the proof's i-th.
+fn compare_keys(file: &ProofFile, batch: &BatchFile, policy: Policy) -> Vec<String> {
     let Ok(inputs) = file.public_inputs() else {
         return vec!["the proof file's public inputs do not parse".into()];
     };
@@ -165,9 +249,10 @@ fn with_proof(args: &Args, path: &Path) -> ExitCode {
             }
         };
     let result = verifier.verify(&file);
+    let from_txs = args.txs.txs.is_some();
     let mismatches = batch
         .as_ref()
-        .map(|b| compare_with_batch(&file, b, policy))
+        .map(|b| compare_with_batch(&file, b, policy, from_txs))
         .unwrap_or_default();
     for m in &mismatches {
         println!("{m}");
@@ -185,9 +270,14 @@ fn with_proof(args: &Args, path: &Path) -> ExitCode {
     };
     if let (Ok(t), true) = (&result, valid) {
         println!(
-            "ok: proof valid for {} signatures ({} circuit, k = {}, {} bytes, verified in {:.1} ms){}",
+            "ok: proof valid for {} signatures ({} circuit, public input: {}{}, k = {}, {} bytes, verified in {:.1} ms){}",
             file.batch_size,
             file.circuit,
+            file.statement,
+            file.digest
+                .as_deref()
+                .map(|d| format!(" {d}"))
+                .unwrap_or_default(),
             file.k,
             file.proof_bytes().map(|p| p.len()).unwrap_or(0),
             t.as_secs_f64() * 1e3,
@@ -202,7 +292,14 @@ fn with_proof(args: &Args, path: &Path) -> ExitCode {
             }
         );
     } else if result.is_ok() {
-        println!("invalid: the proof verifies, but not for this batch file");
+        println!(
+            "invalid: the proof verifies, but not for {}",
+            if from_txs {
+                "these transactions"
+            } else {
+                "this batch file"
+            }
+        );
     }
     if args.json {
         println!(
@@ -212,6 +309,8 @@ fn with_proof(args: &Args, path: &Path) -> ExitCode {
                 "proof_verifies": result.is_ok(),
                 "batch_matches": batch.as_ref().map(|_| mismatches.is_empty()),
                 "circuit": file.circuit.as_str(),
+                "statement": file.statement.as_str(),
+                "digest": file.digest,
                 "batch_size": file.batch_size,
                 "k": file.k,
                 "verify_s": verify_s,

@@ -80,6 +80,11 @@ pub const PUBLIC_INPUT_WORD_BYTES: u64 = 32;
 pub const MAX_PUBLIC_INPUTS: u64 = 1_000_000;
 
 impl BenchRow {
+    /// Whether the row measures the keys statement (the field absent or `"keys"`).
+    pub fn is_keys(&self) -> bool {
+        self.statement.as_deref().is_none_or(|s| s == "keys")
+    }
+
     /// Calldata of the verifying call: `proof_bytes + 32 · public_inputs`.
     pub fn calldata_bytes(&self) -> u64 {
         self.proof_bytes + PUBLIC_INPUT_WORD_BYTES * self.public_inputs

@@ -33,7 +33,8 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use batch_ecdsa_circuits::ecdsa::SignatureWitness;
+use batch_ecdsa_circuits::ecdsa::digest::{address_of, batch_digest, be_bytes32};
+use batch_ecdsa_circuits::ecdsa::{SignatureWitness, Statement};
 use halo2_proofs::halo2curves::bn256::{Bn256, G1Affine};
 use halo2_proofs::plonk::{ProvingKey, VerifyingKey};
 use halo2_proofs::poly::kzg::commitment::ParamsKZG;
@@ -47,7 +48,8 @@ use super::params::{
     dev_params_path, load_or_create_dev, read_params, read_params_at_least, ParamsError,
 };
 use super::proof::{
-    self, instance_of, ProofFile, ProofFileError, ProveError, PublicInputRecord, PROOF_FILE_VERSION,
+    self, digest_record, DigestPair, ProofFile, ProofFileError, ProveError, PublicInputRecord,
+    PROOF_FILE_VERSION,
 };
 use super::proving_key::{self, KeyError, KeySource};
 use super::transcript::TranscriptKind;
@@ -184,6 +186,9 @@ pub enum ParamsSource {
 pub struct SetupOptions {
     pub params: ParamsSource,
     pub key_cache: KeyCache,
+    /// What the proofs state (part of the circuit, so of its keys): per signature the hash
+    /// and key (default), or one digest of every (signing hash, address) pair.
+    pub statement: Statement,
 }
 
 /// What setting a prover up cost.
@@ -252,6 +257,7 @@ impl Prover {
         let setup = SetupOptions {
             params: ParamsSource::Dev,
             key_cache,
+            statement: Statement::Keys,
         };
         Self::with_setup(kind, batch_size, params_dir, &setup, progress)
     }
@@ -267,7 +273,7 @@ impl Prover {
     ) -> Result<Self, ProverError> {
         let key_cache = setup.key_cache;
         let (template, layout) = timed(progress, Phase::Layout, || {
-            AnyCircuit::fitted_for_size(kind, batch_size)
+            AnyCircuit::fitted_for_size_stating(kind, batch_size, setup.statement)
         });
         let template = template?;
         let stats = template.stats();
@@ -336,6 +342,20 @@ impl Prover {
     }
     pub fn batch_size(&self) -> usize {
         self.template.batch_size()
+    }
+    /// What this prover's proofs state.
+    pub fn statement(&self) -> Statement {
+        self.template.statement()
+    }
+    /// Public inputs of a proof (the instance column's length): 3·B for keys, 2 for the
+    /// digest.
+    pub fn num_instance(&self) -> usize {
+        match self.statement() {
+            Statement::Keys => {
+                batch_ecdsa_circuits::ecdsa::INSTANCE_CELLS_PER_SIGNATURE * self.batch_size()
+            }
+            Statement::Digest => batch_ecdsa_circuits::ecdsa::DIGEST_INSTANCE_CELLS,
+        }
     }
     pub fn k(&self) -> u32 {
         self.template.k()
@@ -434,9 +454,20 @@ impl Prover {
                 options.transcript,
             )
         });
-        let public_inputs = circuit.witnesses().iter().map(public_input_of).collect();
+        let (public_inputs, digest) = match self.statement() {
+            Statement::Keys => (
+                circuit.witnesses().iter().map(public_input_of).collect(),
+                None,
+            ),
+            Statement::Digest => {
+                let pairs = digest_pairs_of(circuit.witnesses());
+                let records = pairs.iter().map(digest_record).collect();
+                (records, Some(encode_hex(&batch_digest(&pairs))))
+            }
+        };
         let file = ProofFile {
             version: PROOF_FILE_VERSION,
+            statement: self.statement(),
             circuit: self.kind(),
             batch_size: self.batch_size(),
             k: self.k(),
@@ -445,6 +476,7 @@ impl Prover {
             multiopen: "shplonk".into(),
             insecure_dev_params: self.insecure,
             public_inputs,
+            digest,
             vk_hash: encode_hex(&self.vk_hash),
             proof: encode_hex(&proof),
         };
@@ -462,6 +494,7 @@ impl Prover {
     pub fn verify(&self, file: &ProofFile) -> Result<Duration, VerifyError> {
         check_against(
             file,
+            self.statement(),
             self.kind(),
             self.batch_size(),
             self.k(),
@@ -486,8 +519,18 @@ fn public_input_of(w: &SignatureWitness) -> PublicInputRecord {
     key.extend_from_slice(&be32(&w.q.1));
     PublicInputRecord {
         msg_hash: encode_hex(&be32(&w.h)),
-        pubkey: encode_hex(&key),
+        pubkey: Some(encode_hex(&key)),
+        address: None,
     }
+}
+
+/// The digest statement's (signing hash, address) pair of every witness: the raw 32-byte
+/// hash the witness carries ([`SignatureWitness::hash`], set from the batch's `msg_hash`) and
+/// the address of its key, as the circuit hashes them.
+pub fn digest_pairs_of(ws: &[SignatureWitness]) -> Vec<DigestPair> {
+    ws.iter()
+        .map(|w| (be_bytes32(&w.hash), address_of(&w.q.0, &w.q.1)))
+        .collect()
 }
 
 /// Why a proof file was not accepted. [`VerifyError::exit_code`]: 1 invalid, 2 bad input.
@@ -518,11 +561,18 @@ impl VerifyError {
 
 fn check_against(
     file: &ProofFile,
+    statement: Statement,
     kind: CircuitKind,
     batch_size: usize,
     k: u32,
     vk_hash: &[u8; 32],
 ) -> Result<(), VerifyError> {
+    if file.statement != statement {
+        return Err(VerifyError::Invalid(format!(
+            "the proof states {}, this verifier checks {}",
+            file.statement, statement
+        )));
+    }
     if file.circuit != kind || file.batch_size != batch_size {
         return Err(VerifyError::Invalid(format!(
             "the proof is for the {} circuit with B = {}, this verifier for {} with B = {}",
@@ -550,7 +600,9 @@ fn verify_file(
     vk: &VerifyingKey<G1Affine>,
     file: &ProofFile,
 ) -> Result<Duration, VerifyError> {
-    let instance = instance_of(&file.public_inputs()?);
+    // Under the digest statement this recomputes D from the records and refuses a file
+    // whose `digest` is not theirs ([`ProofFile::statement_inputs`]).
+    let instance = file.instance()?;
     let proof = file.proof_bytes()?;
     let transcript = file.transcript_kind()?;
     let start = Instant::now();
@@ -563,8 +615,9 @@ fn verify_file(
     }
 }
 
-/// A verifier for the circuit, batch size and k a proof file names.
+/// A verifier for the statement, circuit, batch size and k a proof file names.
 pub struct Verifier {
+    statement: Statement,
     kind: CircuitKind,
     batch_size: usize,
     k: u32,
@@ -620,7 +673,7 @@ impl Verifier {
             path.display()
         ));
         let (circuit, _) = timed(progress, Phase::Layout, || {
-            AnyCircuit::fitted_for_size(file.circuit, file.batch_size)
+            AnyCircuit::fitted_for_size_stating(file.circuit, file.batch_size, file.statement)
         });
         let circuit = circuit?;
         if circuit.k() != k {
@@ -636,6 +689,7 @@ impl Verifier {
         });
         let (vk, vk_hash, source) = vk?;
         Ok(Self {
+            statement: file.statement,
             kind: file.circuit,
             batch_size: file.batch_size,
             k,
@@ -650,10 +704,23 @@ impl Verifier {
         self.vk_hash
     }
 
-    /// Checks that the file is for this verifier's circuit (kind, B, k, vk hash) and that its
-    /// proof verifies for the public inputs it carries. Returns the verification time.
+    /// What the proofs this verifier checks state.
+    pub fn statement(&self) -> Statement {
+        self.statement
+    }
+
+    /// Checks that the file is for this verifier's circuit (statement, kind, B, k, vk hash)
+    /// and that its proof verifies for the public inputs it carries. Returns the verification
+    /// time.
     pub fn verify(&self, file: &ProofFile) -> Result<Duration, VerifyError> {
-        check_against(file, self.kind, self.batch_size, self.k, &self.vk_hash)?;
+        check_against(
+            file,
+            self.statement,
+            self.kind,
+            self.batch_size,
+            self.k,
+            &self.vk_hash,
+        )?;
         verify_file(&self.params, &self.vk, file)
     }
 }

@@ -9,8 +9,15 @@
 //! B: [`AnyCircuit::fitted_for_size`] lays out a placeholder batch, [`AnyCircuit::with_witnesses`]
 //! swaps in the real witnesses under the same layout. The proving and verifying keys are made
 //! from that layout ([`super::proving_key`]).
+//!
+//! Each circuit states one [`Statement`]: per signature `h mod n` and Q (`keys`, three public
+//! inputs a signature), or one Keccak digest of every (signing hash, address) pair (`digest`,
+//! two public inputs whatever B; `batch_ecdsa_circuits::ecdsa::digest`). The statement is part
+//! of the layout (the digest adds Keccak columns), so of the keys and the fingerprint.
 
-use batch_ecdsa_circuits::ecdsa::{BatchEcdsaCircuit, NaiveEcdsaCircuit, SignatureWitness};
+use batch_ecdsa_circuits::ecdsa::{
+    BatchEcdsaCircuit, NaiveEcdsaCircuit, SignatureWitness, Statement,
+};
 use batch_ecdsa_circuits::layout::{Builder, LayoutParams, Native};
 use batch_ecdsa_circuits::plan::{configured, Plan};
 use ff::{Field, PrimeField};
@@ -64,6 +71,22 @@ pub fn witness_from_item(index: usize, item: &BatchItem) -> Result<SignatureWitn
     })
 }
 
+/// [`witness_from_item`] carrying the raw 32-byte signing hash `msg_hash` (big-endian, not
+/// reduced) the digest statement hashes. `item.h` is `msg_hash mod n` for every item a batch
+/// file builds, so this fails only on a mismatch between the two, naming `index`.
+pub fn witness_with_hash(
+    index: usize,
+    item: &BatchItem,
+    msg_hash: &[u8; 32],
+) -> Result<SignatureWitness, Invalid> {
+    witness_from_item(index, item)?
+        .with_hash(msg_hash)
+        .map_err(|e| Invalid {
+            index,
+            reason: e.to_string(),
+        })
+}
+
 /// The witnesses of a batch file, in order.
 ///
 /// With `checked`, the whole native check runs first ([`BatchFile::verify_native`]) and every
@@ -88,8 +111,10 @@ pub fn witnesses_from_batch(
     let items = batch.items(policy).map_err(WitnessBuildError::Invalid)?;
     let mut out = Vec::with_capacity(items.len());
     let mut invalid = Vec::new();
-    for (i, item) in items.iter().enumerate() {
-        match witness_from_item(i, item) {
+    // Every witness carries the raw signing hash (the digest statement hashes its 32 bytes;
+    // the keys statement reads only `h`, so this changes nothing there).
+    for (i, (item, sig)) in items.iter().zip(&batch.signatures).enumerate() {
+        match witness_with_hash(i, item, &sig.msg_hash) {
             Ok(w) => out.push(w),
             Err(e) => invalid.push(e),
         }
@@ -116,30 +141,58 @@ pub struct AnyCircuit {
 
 impl AnyCircuit {
     /// The circuit of `kind` over `witnesses` at the smallest k its layout fits (lookup bits
-    /// `k − 1`, the default window; [`Plan::new`]).
+    /// `k − 1`, the default window; [`Plan::new`]), stating the keys.
     pub fn fitted(kind: CircuitKind, witnesses: Vec<SignatureWitness>) -> Self {
-        let plan = Plan::new(kind, witnesses.len(), kind.default_window());
+        Self::fitted_stating(kind, witnesses, Statement::Keys)
+    }
+
+    /// [`AnyCircuit::fitted`] stating `statement` ([`Plan::new_for`]).
+    pub fn fitted_stating(
+        kind: CircuitKind,
+        witnesses: Vec<SignatureWitness>,
+        statement: Statement,
+    ) -> Self {
+        let plan = Plan::new_for(kind, witnesses.len(), kind.default_window(), statement);
         Self::planned(&plan, witnesses)
     }
 
-    /// The circuit laid out as `plan` says, over `witnesses` (their count should be the
-    /// plan's B; the layout is the plan's for any count, only the rows differ).
+    /// The circuit laid out as `plan` says (statement included), over `witnesses` (their
+    /// count should be the plan's B; the layout is the plan's for any count, only the rows
+    /// differ).
     pub fn planned(plan: &Plan, witnesses: Vec<SignatureWitness>) -> Self {
-        let (params, w) = (plan.params.clone(), plan.window);
+        let (params, w, st) = (plan.params.clone(), plan.window, plan.statement);
         let inner = match plan.kind {
-            CircuitKind::Batch => Inner::Batch(BatchEcdsaCircuit::new(params, witnesses, w)),
-            CircuitKind::Naive => Inner::Naive(NaiveEcdsaCircuit::new(params, witnesses, w)),
+            CircuitKind::Batch => {
+                Inner::Batch(BatchEcdsaCircuit::new(params, witnesses, w).with_statement(st))
+            }
+            CircuitKind::Naive => {
+                Inner::Naive(NaiveEcdsaCircuit::new(params, witnesses, w).with_statement(st))
+            }
         };
         Self { k: plan.k, inner }
     }
 
     /// The circuit of `kind` fitted for `b` signatures, over placeholder witnesses (for
-    /// keygen, layout statistics and verification, none of which read witness values).
+    /// keygen, layout statistics and verification, none of which read witness values),
+    /// stating the keys.
     pub fn fitted_for_size(kind: CircuitKind, b: usize) -> Result<Self, WitnessBuildError> {
+        Self::fitted_for_size_stating(kind, b, Statement::Keys)
+    }
+
+    /// [`AnyCircuit::fitted_for_size`] stating `statement`.
+    pub fn fitted_for_size_stating(
+        kind: CircuitKind,
+        b: usize,
+        statement: Statement,
+    ) -> Result<Self, WitnessBuildError> {
         if b == 0 {
             return Err(WitnessBuildError::Empty);
         }
-        Ok(Self::fitted(kind, SignatureWitness::placeholders(b)))
+        Ok(Self::fitted_stating(
+            kind,
+            SignatureWitness::placeholders(b),
+            statement,
+        ))
     }
 
     /// The same layout (parameters, window, k) over other witnesses of the same count.
@@ -154,16 +207,14 @@ impl AnyCircuit {
             });
         }
         let inner = match &self.inner {
-            Inner::Batch(c) => Inner::Batch(BatchEcdsaCircuit::new(
-                c.params.clone(),
-                witnesses,
-                c.window,
-            )),
-            Inner::Naive(c) => Inner::Naive(NaiveEcdsaCircuit::new(
-                c.params.clone(),
-                witnesses,
-                c.window,
-            )),
+            Inner::Batch(c) => Inner::Batch(
+                BatchEcdsaCircuit::new(c.params.clone(), witnesses, c.window)
+                    .with_statement(c.statement),
+            ),
+            Inner::Naive(c) => Inner::Naive(
+                NaiveEcdsaCircuit::new(c.params.clone(), witnesses, c.window)
+                    .with_statement(c.statement),
+            ),
         };
         Ok(Self { k: self.k, inner })
     }
@@ -172,6 +223,14 @@ impl AnyCircuit {
         match self.inner {
             Inner::Batch(_) => CircuitKind::Batch,
             Inner::Naive(_) => CircuitKind::Naive,
+        }
+    }
+
+    /// What the proof's public input states.
+    pub fn statement(&self) -> Statement {
+        match &self.inner {
+            Inner::Batch(c) => c.statement,
+            Inner::Naive(c) => c.statement,
         }
     }
 
@@ -208,8 +267,9 @@ impl AnyCircuit {
         }
     }
 
-    /// The instance column: per signature h, x(Q), y(Q) as limbs
-    /// (`batch_ecdsa_circuits::ecdsa::instance`).
+    /// The instance column under the circuit's statement: per signature h, x(Q), y(Q) as
+    /// limbs (`batch_ecdsa_circuits::ecdsa::instance`), or `[D_hi, D_lo]`
+    /// (`batch_ecdsa_circuits::ecdsa::digest`).
     pub fn instance(&self) -> Vec<Native> {
         match &self.inner {
             Inner::Batch(c) => c.instance(),
@@ -269,7 +329,9 @@ impl AnyCircuit {
     }
 
     /// A digest of everything the proving key depends on besides the KZG parameters: the
-    /// kind, B, k, window, layout parameters, the constraint system (gates, lookups, columns,
+    /// kind, the statement (a line only for the digest, so keys-mode fingerprints, and the
+    /// key caches named by them, are what they were), B, k, window, layout parameters, the
+    /// constraint system (gates, lookups, columns,
     /// permutation columns: its pinned form, as halo2 hashes it into the verifying key), and
     /// the layout's fixed values, enabled gates, copy constraints and public-cell positions.
     /// Two circuits with equal fingerprints give equal keys, whatever code built them.
@@ -286,6 +348,9 @@ impl AnyCircuit {
             cs.pinned()
         );
         use std::fmt::Write;
+        if self.statement() != Statement::Keys {
+            let _ = writeln!(text, "statement={}", self.statement());
+        }
         for b in &builders {
             let _ = writeln!(text, "rows={}", b.rows());
             for (col, row, v) in b.fixed_cells() {

@@ -1,10 +1,12 @@
 //! Proofs (SHPLONK multi-open KZG over BN254, Blake2b or EVM transcript:
 //! [`super::transcript`]) and the proof file.
 //!
-//! The proof file (README, *Commands*) is JSON:
+//! The proof file (README, *Commands*) is JSON, in one of two forms, after the statement the
+//! proof makes (`batch_ecdsa_circuits::ecdsa::Statement`). **Keys** (the field `statement`
+//! absent, or `"keys"`):
 //!
 //! ```json
-//! { "version": 1, "circuit": "batch", "batch_size": 2, "k": 17, "window": 5,
+//! { "version": 2, "circuit": "batch", "batch_size": 2, "k": 17, "window": 5,
 //!   "transcript": "blake2b" | "evm", "multiopen": "shplonk", "insecure_dev_params": true,
 //!   "public_inputs": [ { "msg_hash": "0x…32 bytes", "pubkey": "0x04…65 bytes" } ],
 //!   "vk_hash": "0x…32 bytes", "proof": "0x…" }
@@ -12,14 +14,38 @@
 //!
 //! `msg_hash` is the message hash as the circuit takes it: the 32-byte big-endian hash reduced
 //! mod n (the hash itself for all hashes below n, i.e. all but a 2^-128 fraction). `pubkey` is
-//! the uncompressed SEC1 key. The verifier rebuilds the instance column from these and the
-//! verifying key from `circuit`, `batch_size` and `k`; `vk_hash` ([`super::proving_key::vk_hash`])
-//! must equal that key's hash, so a proof made under another circuit build is reported as
-//! such. What the proof establishes: every signature i is a valid ECDSA signature on
+//! the uncompressed SEC1 key. The instance column is rebuilt from these (three values a
+//! signature). What the proof establishes: every signature i is a valid ECDSA signature on
 //! `msg_hash[i]` under `pubkey[i]` (see `batch_ecdsa_circuits::ecdsa`).
+//!
+//! **Digest** (`"statement": "digest"`):
+//!
+//! ```json
+//! { "version": 2, "statement": "digest", "circuit": "batch", …,
+//!   "public_inputs": [ { "msg_hash": "0x…32 bytes", "address": "0x…20 bytes" } ],
+//!   "digest": "0x…32 bytes", "vk_hash": "0x…", "proof": "0x…" }
+//! ```
+//!
+//! `msg_hash` is the raw 32-byte signing hash (not reduced), `address` the signer's Ethereum
+//! address, `digest` = `D = keccak256(msg_hash₀ ‖ address₀ ‖ … )`. The instance column is
+//! `[D_hi, D_lo]` (D's two 16-byte halves), and D is recomputed from the records: a file
+//! whose `digest` is not theirs is refused before any proof is checked. What the proof
+//! establishes: for every i there is a key with address `address[i]` under which signature i
+//! is a valid ECDSA signature on `msg_hash[i]` mod n (`batch_ecdsa_circuits::ecdsa::digest`).
+//!
+//! Both: the verifying key is rebuilt from `statement`, `circuit`, `batch_size` and `k`;
+//! `vk_hash` ([`super::proving_key::vk_hash`]) must equal that key's hash, so a proof made
+//! under another circuit build is reported as such.
+//!
+//! **Why no new version.** The keys form is exactly version 2 as it was (a keys file never
+//! writes `statement`), so every existing file parses and means what it meant. The digest
+//! form only adds fields; an older reader (`deny_unknown_fields`) refuses it on the unknown
+//! `statement` field instead of misreading it.
 
 use std::path::Path;
 
+use batch_ecdsa_circuits::ecdsa::digest::{batch_digest, digest_instance};
+use batch_ecdsa_circuits::ecdsa::Statement;
 use batch_ecdsa_circuits::layout::{LayoutParams, Native};
 use halo2_proofs::halo2curves::bn256::{Bn256, G1Affine};
 use halo2_proofs::plonk::{Circuit, ProvingKey, VerifyingKey};
@@ -79,14 +105,65 @@ pub enum ProofFileError {
     Write { path: String, reason: String },
 }
 
-/// One signature's public inputs as the proof file holds them.
+/// One signature's public inputs as the proof file holds them: `msg_hash` and `pubkey` under
+/// the keys statement, `msg_hash` and `address` under the digest (the module doc).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PublicInputRecord {
-    /// The message hash mod n, 32 bytes big-endian hex.
+    /// 32 bytes big-endian hex: the message hash mod n (keys) or the raw signing hash
+    /// (digest).
     pub msg_hash: String,
-    /// The public key, SEC1 hex (written uncompressed; compressed is accepted).
-    pub pubkey: String,
+    /// The public key, SEC1 hex (written uncompressed; compressed is accepted). Keys only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pubkey: Option<String>,
+    /// The signer's 20-byte Ethereum address, hex. Digest only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
+}
+
+/// One signature's (signing hash, address) pair of the digest statement.
+pub type DigestPair = ([u8; 32], [u8; 20]);
+
+/// What a proof file states, parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PublicStatement {
+    /// Per signature `h mod n` and Q.
+    Keys(Vec<PublicInput>),
+    /// The (signing hash, address) pairs and their digest D (checked to be theirs).
+    Digest {
+        pairs: Vec<DigestPair>,
+        digest: [u8; 32],
+    },
+}
+
+impl PublicStatement {
+    /// The instance column the proof is checked against.
+    pub fn instance(&self) -> Vec<Native> {
+        match self {
+            PublicStatement::Keys(inputs) => instance_of(inputs),
+            PublicStatement::Digest { digest, .. } => digest_instance(digest).to_vec(),
+        }
+    }
+}
+
+/// A statement written by its name (`"keys"`, `"digest"`); absent reads as keys.
+mod statement_name {
+    use super::Statement;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(st: &Statement, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(st.as_str())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Statement, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+
+    /// Keys files do not write the field (they stay byte for byte what they were).
+    pub fn is_keys(st: &Statement) -> bool {
+        *st == Statement::Keys
+    }
 }
 
 /// A circuit kind written by its name (`"batch"`, `"naive"`).
@@ -109,6 +186,13 @@ mod kind_name {
 #[serde(deny_unknown_fields)]
 pub struct ProofFile {
     pub version: u32,
+    /// What the public input states (absent: keys).
+    #[serde(
+        default,
+        with = "statement_name",
+        skip_serializing_if = "statement_name::is_keys"
+    )]
+    pub statement: Statement,
     #[serde(with = "kind_name")]
     pub circuit: CircuitKind,
     pub batch_size: usize,
@@ -121,6 +205,9 @@ pub struct ProofFile {
     /// Whether the proof was made under the insecure development setup.
     pub insecure_dev_params: bool,
     pub public_inputs: Vec<PublicInputRecord>,
+    /// The digest D of the public inputs, hex (digest statement only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
     /// [`super::proving_key::vk_hash`] of the verifying key, hex.
     pub vk_hash: String,
     /// The proof bytes, hex.
@@ -135,12 +222,23 @@ pub fn public_input_record(h: &Fq, q: &Secp256k1Affine) -> PublicInputRecord {
     let key = PublicKey::from_affine(*q);
     PublicInputRecord {
         msg_hash: encode_hex(&fq_to_be_bytes(h)),
-        pubkey: match key {
+        pubkey: Some(match key {
             Ok(k) => encode_hex(&k.to_sec1_uncompressed()),
             // Unreachable for points from a parsed batch (never the identity); written as
             // the empty key, which no reader accepts.
             Err(_) => "0x".into(),
-        },
+        }),
+        address: None,
+    }
+}
+
+/// The proof-file record of one signature under the digest statement: the raw signing hash
+/// and the address.
+pub fn digest_record(pair: &DigestPair) -> PublicInputRecord {
+    PublicInputRecord {
+        msg_hash: encode_hex(&pair.0),
+        pubkey: None,
+        address: Some(encode_hex(&pair.1)),
     }
 }
 
@@ -220,7 +318,7 @@ impl ProofFile {
         }
         self.vk_hash_bytes()?;
         self.proof_bytes()?;
-        self.public_inputs()?;
+        self.statement_inputs()?;
         Ok(())
     }
 
@@ -241,8 +339,15 @@ impl ProofFile {
         decode_hex_fixed(&self.vk_hash).map_err(|e| ProofFileError::Field(format!("vk_hash: {e}")))
     }
 
-    /// The public inputs `(h, Q)` of every signature, in order.
+    /// The public inputs `(h, Q)` of every signature, in order (keys statement; a digest
+    /// file names no keys and is refused here).
     pub fn public_inputs(&self) -> Result<Vec<PublicInput>, ProofFileError> {
+        if self.statement != Statement::Keys {
+            return Err(ProofFileError::Field(format!(
+                "the proof states a {}, not public keys",
+                self.statement
+            )));
+        }
         self.public_inputs
             .iter()
             .enumerate()
@@ -250,15 +355,99 @@ impl ProofFile {
                 let bad = |what: &str, e: String| {
                     ProofFileError::Field(format!("public input {i}: {what}: {e}"))
                 };
+                if rec.address.is_some() {
+                    return Err(bad(
+                        "address",
+                        "only a digest proof names addresses (this one states keys)".into(),
+                    ));
+                }
                 let hb: [u8; 32] =
                     decode_hex_fixed(&rec.msg_hash).map_err(|e| bad("msg_hash", e))?;
                 let h = fq_from_be_bytes(&hb)
                     .ok_or_else(|| bad("msg_hash", "not below the group order n".into()))?;
-                let kb = decode_hex(&rec.pubkey).map_err(|e| bad("pubkey", e))?;
+                let key = rec
+                    .pubkey
+                    .as_deref()
+                    .ok_or_else(|| bad("pubkey", "missing".into()))?;
+                let kb = decode_hex(key).map_err(|e| bad("pubkey", e))?;
                 let q = PublicKey::from_sec1(&kb).map_err(|e| bad("pubkey", e.to_string()))?;
                 Ok((h, q.point()))
             })
             .collect()
+    }
+
+    /// The (signing hash, address) pairs of every signature, in order (digest statement;
+    /// refused for a keys file). Checks only their form, not the `digest` field.
+    pub fn digest_pairs(&self) -> Result<Vec<DigestPair>, ProofFileError> {
+        if self.statement != Statement::Digest {
+            return Err(ProofFileError::Field(format!(
+                "the proof states {}, not a digest of addresses",
+                self.statement
+            )));
+        }
+        self.public_inputs
+            .iter()
+            .enumerate()
+            .map(|(i, rec)| {
+                let bad = |what: &str, e: String| {
+                    ProofFileError::Field(format!("public input {i}: {what}: {e}"))
+                };
+                if rec.pubkey.is_some() {
+                    return Err(bad(
+                        "pubkey",
+                        "a digest proof names addresses, not keys".into(),
+                    ));
+                }
+                let h: [u8; 32] =
+                    decode_hex_fixed(&rec.msg_hash).map_err(|e| bad("msg_hash", e))?;
+                let address = rec
+                    .address
+                    .as_deref()
+                    .ok_or_else(|| bad("address", "missing".into()))?;
+                let a: [u8; 20] = decode_hex_fixed(address).map_err(|e| bad("address", e))?;
+                Ok((h, a))
+            })
+            .collect()
+    }
+
+    /// What the file states, with its form checked: under the digest statement the `digest`
+    /// field must be there, 32 bytes, and equal to D recomputed from the records (a file
+    /// whose records and digest disagree was altered and is refused, naming both values);
+    /// under keys it must be absent.
+    pub fn statement_inputs(&self) -> Result<PublicStatement, ProofFileError> {
+        match self.statement {
+            Statement::Keys => {
+                if self.digest.is_some() {
+                    return Err(ProofFileError::Field(
+                        "digest: only a digest proof has one (this one states keys)".into(),
+                    ));
+                }
+                Ok(PublicStatement::Keys(self.public_inputs()?))
+            }
+            Statement::Digest => {
+                let pairs = self.digest_pairs()?;
+                let given: [u8; 32] =
+                    decode_hex_fixed(self.digest.as_deref().ok_or_else(|| {
+                        ProofFileError::Field("digest: missing (a digest proof needs it)".into())
+                    })?)
+                    .map_err(|e| ProofFileError::Field(format!("digest: {e}")))?;
+                let digest = batch_digest(&pairs);
+                if given != digest {
+                    return Err(ProofFileError::Field(format!(
+                        "digest {} is not the digest of the public inputs, {}: the file was \
+                         altered",
+                        encode_hex(&given),
+                        encode_hex(&digest)
+                    )));
+                }
+                Ok(PublicStatement::Digest { pairs, digest })
+            }
+        }
+    }
+
+    /// The instance column the proof is checked against ([`PublicStatement::instance`]).
+    pub fn instance(&self) -> Result<Vec<Native>, ProofFileError> {
+        Ok(self.statement_inputs()?.instance())
     }
 }
 
@@ -425,6 +614,7 @@ mod tests {
         let items = file.items(crate::batch_file::Policy::default()).unwrap();
         ProofFile {
             version: PROOF_FILE_VERSION,
+            statement: Statement::Keys,
             circuit: CircuitKind::Batch,
             batch_size: 2,
             k: 17,
@@ -436,9 +626,132 @@ mod tests {
                 .iter()
                 .map(|i| public_input_record(&i.h, &i.q))
                 .collect(),
+            digest: None,
             vk_hash: encode_hex(&[7u8; 32]),
             proof: "0x0102".into(),
         }
+    }
+
+    /// The same batch under the digest statement.
+    fn sample_digest() -> ProofFile {
+        let pairs: Vec<DigestPair> = vec![([0xaa; 32], [0x11; 20]), ([0xff; 32], [0x22; 20])];
+        ProofFile {
+            statement: Statement::Digest,
+            public_inputs: pairs.iter().map(digest_record).collect(),
+            digest: Some(encode_hex(&batch_digest(&pairs))),
+            ..sample()
+        }
+    }
+
+    #[test]
+    fn keys_files_do_not_name_the_statement() {
+        let json = sample().to_json();
+        assert!(
+            !json.contains("statement") && !json.contains("digest") && !json.contains("address")
+        );
+        // Written as "keys" explicitly, it reads the same.
+        let explicit = json.replace(
+            "\"version\": 2,",
+            "\"version\": 2, \"statement\": \"keys\",",
+        );
+        assert_eq!(ProofFile::parse(&explicit).unwrap(), sample());
+    }
+
+    #[test]
+    fn digest_file_round_trips_and_gives_the_digest_instance() {
+        let f = sample_digest();
+        let json = f.to_json();
+        assert!(json.contains("\"statement\": \"digest\""), "{json}");
+        let back = ProofFile::parse(&json).unwrap();
+        assert_eq!(back, f);
+        let PublicStatement::Digest { pairs, digest } = back.statement_inputs().unwrap() else {
+            panic!("a digest statement");
+        };
+        // A raw hash ≥ n (0xff…) is kept as it is, not reduced.
+        assert_eq!(pairs[1].0, [0xff; 32]);
+        assert_eq!(back.instance().unwrap(), digest_instance(&digest).to_vec());
+        assert!(back
+            .public_inputs()
+            .unwrap_err()
+            .to_string()
+            .contains("states a digest"));
+        assert!(sample().digest_pairs().is_err());
+    }
+
+    #[test]
+    fn digest_file_form_is_checked_strictly() {
+        let f = sample_digest();
+        let json = f.to_json();
+        let addr0 = f.public_inputs[0].address.clone().unwrap();
+        let hash1 = f.public_inputs[1].msg_hash.clone();
+        let d = f.digest.clone().unwrap();
+        let flip = |h: &str| {
+            format!(
+                "{}{}",
+                &h[..h.len() - 1],
+                if h.ends_with('0') { '1' } else { '0' }
+            )
+        };
+        let cases: Vec<(String, &str)> = vec![
+            (
+                json.replace(&addr0, &flip(&addr0)),
+                "is not the digest of the public inputs",
+            ),
+            (
+                json.replace(&hash1, &flip(&hash1)),
+                "is not the digest of the public inputs",
+            ),
+            (
+                json.replace(&d, &flip(&d)),
+                "is not the digest of the public inputs",
+            ),
+            (
+                json.replace(&addr0, &addr0[..40]),
+                "public input 0: address: expected 20 bytes, got 19",
+            ),
+            (
+                json.replace(&hash1, &format!("{hash1}00")),
+                "public input 1: msg_hash: expected 32 bytes",
+            ),
+            (
+                json.replace(&d, &d[..d.len() - 2]),
+                "digest: expected 32 bytes",
+            ),
+            (
+                json.replace(&addr0, "0x11zz"),
+                "public input 0: address: bad hex",
+            ),
+            (
+                json.replace(&format!(",\n  \"digest\": \"{d}\""), ""),
+                "digest: missing",
+            ),
+            (
+                json.replace(&format!("\"address\": \"{addr0}\""), "\"pubkey\": \"0x04\""),
+                "public input 0: pubkey: a digest proof names addresses",
+            ),
+            (
+                json.replace("\"digest\",", "\"Digest\","),
+                "unknown statement",
+            ),
+        ];
+        for (text, want) in cases {
+            assert_ne!(text, json, "the case {want:?} changes the file");
+            let err = ProofFile::parse(&text).unwrap_err().to_string();
+            assert!(err.contains(want), "{err:?} should mention {want:?}");
+        }
+        // A keys file with a digest or an address is refused too.
+        let mut keys = sample();
+        keys.digest = Some(d.clone());
+        assert!(ProofFile::parse(&keys.to_json())
+            .unwrap_err()
+            .to_string()
+            .contains("digest"));
+        let mut keys = sample();
+        keys.public_inputs[0].address = Some(addr0);
+        assert!(ProofFile::parse(&keys.to_json())
+            .unwrap_err()
+            .to_string()
+            .contains("address"));
     }
 
     #[test]
@@ -490,8 +803,10 @@ mod tests {
                 "unknown transcript \"poseidon\"",
             ),
             (
-                f.to_json()
-                    .replace(&f.public_inputs[1].pubkey[4..10], "000000"),
+                f.to_json().replace(
+                    &f.public_inputs[1].pubkey.as_ref().unwrap()[4..10],
+                    "000000",
+                ),
                 "public input 1: pubkey",
             ),
         ];

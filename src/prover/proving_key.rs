@@ -75,10 +75,15 @@ pub fn keys_dir(params_dir: &Path) -> PathBuf {
     params_dir.join("keys")
 }
 
-/// The file stem of a circuit's cached keys.
+/// The file stem of a circuit's cached keys (`batch-b2-k14-…`; `batch-digest-b2-k15-…` under
+/// the digest statement: the cache key tells them apart anyway, the name says it to a reader).
 fn stem(dir: &Path, circuit: &AnyCircuit, key: &[u8; 32]) -> PathBuf {
+    let statement = match circuit.statement() {
+        batch_ecdsa_circuits::ecdsa::Statement::Keys => String::new(),
+        s => format!("-{s}"),
+    };
     dir.join(format!(
-        "{}-b{}-k{}-{}",
+        "{}{statement}-b{}-k{}-{}",
         circuit.kind(),
         circuit.batch_size(),
         circuit.k(),

@@ -1,21 +1,24 @@
-//! `evm-verifier --circuit batch|naive --count B [--out-dir DIR] [--proof FILE]`: writes the
-//! Solidity verifier of the circuit laid out for B signatures (`Verifier.sol`), its creation
-//! and runtime bytecode (`verifier.creation.hex`, `verifier.runtime.hex`), and says whether
-//! it fits EIP-170. With `--proof FILE` (a proof file made with `prove --transcript evm`; its
-//! circuit and B are then taken from it) the verifier is also deployed in revm and called with
-//! the proof: the verdict and the gas are printed and `calldata.hex` written.
+//! `evm-verifier --circuit batch|naive --count B [--public digest|keys] [--out-dir DIR]
+//! [--proof FILE]`: writes the Solidity verifier of the circuit laid out for B signatures
+//! (`Verifier.sol`), its creation and runtime bytecode (`verifier.creation.hex`,
+//! `verifier.runtime.hex`), and says whether it fits EIP-170. `--public` is the statement, as
+//! for `prove` (default digest, as `prove --transcript evm` makes: public inputs `D_hi`,
+//! `D_lo`; keys: 3 a signature). With `--proof FILE` (a proof file made with `prove
+//! --transcript evm`; its statement, circuit and B are then taken from it) the verifier is also
+//! deployed in revm and called with the proof: the verdict and the gas are printed and
+//! `calldata.hex` written.
 //!
 //! Exit codes: 0 written (and the proof accepted); 1 the proof is rejected; 2 bad input.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use batch_ecdsa::prover::api::{Prover, Silent};
 use batch_ecdsa::prover::circuit::CircuitKind;
-use batch_ecdsa::prover::proof::{instance_of, ProofFile};
+use batch_ecdsa::prover::proof::ProofFile;
 use batch_ecdsa::prover::transcript::{evm_calldata, TranscriptKind};
+use batch_ecdsa_circuits::ecdsa::Statement;
 use batch_ecdsa_evm::chain::{deploy, CallOutcome};
-use batch_ecdsa_evm::measure::verifier_of;
+use batch_ecdsa_evm::measure::{prover_for, verifier_of};
 use batch_ecdsa_evm::solc::Solc;
 use batch_ecdsa_evm::EIP170_CODE_LIMIT;
 use clap::Parser;
@@ -30,6 +33,11 @@ struct Args {
     /// The batch size B the circuit is laid out for.
     #[arg(long, required_unless_present = "proof")]
     count: Option<usize>,
+    /// What the proofs' public input states: digest (one Keccak digest of every (signing
+    /// hash, address) pair: 2 public inputs, the default, as `prove --transcript evm`) or
+    /// keys (hash and key: 3 public inputs a signature). Taken from --proof when given.
+    #[arg(long, value_name = "digest|keys", conflicts_with = "proof")]
+    public: Option<String>,
     /// A proof file (EVM transcript) to verify in revm; gives the circuit and B.
     #[arg(long)]
     proof: Option<PathBuf>,
@@ -60,7 +68,7 @@ fn main() -> ExitCode {
         },
         None => None,
     };
-    let (kind, b) = match &file {
+    let (statement, kind, b) = match &file {
         Some(f) => {
             if f.transcript_kind().ok() != Some(TranscriptKind::Evm) {
                 return bad(format!(
@@ -69,12 +77,19 @@ fn main() -> ExitCode {
                     f.transcript
                 ));
             }
-            (f.circuit, f.batch_size)
+            (f.statement, f.circuit, f.batch_size)
         }
-        None => match args.circuit.parse::<CircuitKind>() {
-            Ok(k) => (k, args.count.unwrap_or(0)),
-            Err(e) => return bad(format!("--circuit: {e}")),
-        },
+        None => {
+            let statement = match args.public.as_deref().map(str::parse::<Statement>) {
+                None => Statement::Digest,
+                Some(Ok(s)) => s,
+                Some(Err(e)) => return bad(format!("--public: {e}")),
+            };
+            match args.circuit.parse::<CircuitKind>() {
+                Ok(k) => (statement, k, args.count.unwrap_or(0)),
+                Err(e) => return bad(format!("--circuit: {e}")),
+            }
+        }
     };
     if b == 0 {
         return bad("--count: a batch has at least one signature");
@@ -83,7 +98,7 @@ fn main() -> ExitCode {
         Ok(s) => s,
         Err(e) => return bad(e),
     };
-    let prover = match Prover::new(kind, b, &args.params_dir, &Silent) {
+    let prover = match prover_for(kind, b, statement, &args.params_dir) {
         Ok(p) => p,
         Err(e) => return bad(e),
     };
@@ -111,7 +126,8 @@ fn main() -> ExitCode {
     }
     let fits = compiled.runtime.len() <= EIP170_CODE_LIMIT;
     println!(
-        "{kind} circuit, B = {b}, k = {}: runtime code {} bytes ({} EIP-170's {EIP170_CODE_LIMIT}), creation code {} bytes, written to {}",
+        "{kind} circuit, public input: {statement} ({} words), B = {b}, k = {}: runtime code {} bytes ({} EIP-170's {EIP170_CODE_LIMIT}), creation code {} bytes, written to {}",
+        prover.num_instance(),
         prover.k(),
         compiled.runtime.len(),
         if fits { "within" } else { "OVER" },
@@ -121,8 +137,9 @@ fn main() -> ExitCode {
     let Some(file) = file else {
         return ExitCode::SUCCESS;
     };
-    let calldata = match (file.public_inputs(), file.proof_bytes()) {
-        (Ok(inputs), Ok(proof)) => evm_calldata(&instance_of(&inputs), &proof),
+    // The instance the file states (under the digest, D recomputed from its records).
+    let calldata = match (file.instance(), file.proof_bytes()) {
+        (Ok(instance), Ok(proof)) => evm_calldata(&instance, &proof),
         (Err(e), _) | (_, Err(e)) => return bad(e),
     };
     if let Err(e) = write(
