@@ -289,13 +289,18 @@ fn digest_without_a_digest_row_is_a_clear_error() {
         stderr.contains(keys_only.path()) && stderr.contains("run the EVM bench"),
         "{stderr}"
     );
-    // The default command: the embedded bench's digest row, or the same error naming it.
+    // The default command: the embedded bench's digest row; without one, the keys statement
+    // with a note, and `--public digest` is the error naming the file.
     let out = calldata(&[]);
     if digest_row_embedded() {
         assert_exit(&out, 0, "digest default");
         assert!(String::from_utf8_lossy(&out.stdout).contains("statement: digest"));
     } else {
-        assert_exit(&out, 2, "digest default without a digest row");
+        assert_exit(&out, 0, "keys default without a digest row");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("statement: keys"));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("note: modelling the keys statement"));
+        let out = calldata(&["--public", "digest"]);
+        assert_exit(&out, 2, "--public digest without a digest row");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
             stderr.contains("results/evm.json") && stderr.contains("run the EVM bench"),

@@ -180,9 +180,27 @@ fn help_row() -> (batch_ecdsa::calldata::proof_file::BenchRow, &'static str) {
         Ok(row) => (row, "digest"),
         Err(_) => (
             m.verifier.clone(),
-            "keys (no digest row measured yet: the digest default stops with an error)",
+            "keys (no digest row measured yet: the default models keys)",
         ),
     }
+}
+
+/// The statement modelled when `--public` is not given: digest when its verifier figures are
+/// given (`--proof FILE`, or both `--proof-bytes` and `--verification-gas`) or the embedded
+/// bench has a measured digest verifier row; else keys, with a note on standard error (the
+/// digest verifier is not measured yet: its generated Solidity does not compile with solc-js,
+/// see the README). `--public digest` insists on digest figures.
+fn default_statement(cli: &Cli) -> Statement {
+    let given =
+        cli.proof.is_some() || (cli.proof_bytes.is_some() && cli.verification_gas.is_some());
+    if given || Measured::embedded().verifier_for(Statement::Digest).is_ok() {
+        return Statement::Digest;
+    }
+    eprintln!(
+        "note: modelling the keys statement: {EVM_BENCH_PATH} has no measured verifier row for \
+         the digest statement yet (pass --public digest to require one)"
+    );
+    Statement::Keys
 }
 
 fn proof_bytes_help() -> String {
@@ -287,7 +305,8 @@ fn request(cli: Cli) -> Result<Request, String> {
             )
         }
         (Scenario::Optimism2022, None) => None,
-        (Scenario::Current, s) => Some(s.unwrap_or(Statement::Digest)),
+        (Scenario::Current, Some(s)) => Some(s),
+        (Scenario::Current, None) => Some(default_statement(&cli)),
     };
     let mut p = scenario.params();
     let mut bench = scenario.verifier_bench();
