@@ -388,7 +388,7 @@ fn batch_digest_statement_limbs_bound_to_phase0() {
     // output whose bytes are absorbed.
     let mut class: HashMap<CellRef, usize> = HashMap::new();
     let mut parent: Vec<usize> = Vec::new();
-    fn root(p: &mut Vec<usize>, mut i: usize) -> usize {
+    fn root(p: &mut [usize], mut i: usize) -> usize {
         while p[i] != i {
             p[i] = p[p[i]];
             i = p[i];
