@@ -162,4 +162,41 @@ mod tests {
         assert_eq!(&w_lo[..16], &[0u8; 16]);
         assert_eq!(&w_lo[16..], &d[16..]);
     }
+
+    /// The circuits crate computes D with its own Keccak (the one its chip is tested against)
+    /// and its own address derivation; both must give this module's D, and the instance halves
+    /// must be this module's words.
+    #[test]
+    fn agrees_with_the_circuits_digest() {
+        use batch_ecdsa_circuits::ecdsa::digest as circuit;
+        use ff::PrimeField;
+        for b in [0usize, 1, 2, 3, 7, 40] {
+            let items: Vec<([u8; 32], [u8; 20])> = (0..b)
+                .map(|i| {
+                    let h = keccak256(&[i as u8, 1]);
+                    let a: [u8; 20] = keccak256(&[i as u8, 2])[..20].try_into().unwrap();
+                    (h, a)
+                })
+                .collect();
+            let d = batch_digest(&items);
+            assert_eq!(circuit::batch_digest(&items), d, "B = {b}");
+            let words = digest_words(&d);
+            for (v, w) in circuit::digest_instance(&d).iter().zip(words.iter()) {
+                let mut le = v.to_repr();
+                le.reverse();
+                assert_eq!(&le[..], &w[..], "B = {b}");
+            }
+        }
+        // Addresses: the key of secret 1 (G) through both.
+        let g = PublicKey::from_affine(
+            <halo2curves::secp256k1::Secp256k1Affine as group::prime::PrimeCurveAffine>::generator(
+            ),
+        )
+        .unwrap();
+        let (x, y) = (g.point().x, g.point().y);
+        let big = |f: &halo2curves::secp256k1::Fp| {
+            num_bigint::BigUint::from_bytes_le(f.to_repr().as_ref())
+        };
+        assert_eq!(circuit::address_of(&big(&x), &big(&y)), g.address());
+    }
 }

@@ -33,7 +33,8 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use batch_ecdsa_circuits::ecdsa::digest::{address_of, batch_digest, be_bytes32};
+use crate::native::digest::batch_digest;
+use batch_ecdsa_circuits::ecdsa::digest::{address_of, be_bytes32};
 use batch_ecdsa_circuits::ecdsa::{SignatureWitness, Statement};
 use halo2_proofs::halo2curves::bn256::{Bn256, G1Affine};
 use halo2_proofs::plonk::{ProvingKey, VerifyingKey};

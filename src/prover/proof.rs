@@ -44,7 +44,8 @@
 
 use std::path::Path;
 
-use batch_ecdsa_circuits::ecdsa::digest::{batch_digest, digest_instance};
+use crate::native::digest::batch_digest;
+use batch_ecdsa_circuits::ecdsa::digest::digest_instance;
 use batch_ecdsa_circuits::ecdsa::Statement;
 use batch_ecdsa_circuits::layout::{LayoutParams, Native};
 use halo2_proofs::halo2curves::bn256::{Bn256, G1Affine};
