@@ -10,9 +10,19 @@ pragma solidity 0.8.19;
 ///     D = keccak256(h_0 ‖ a_0 ‖ h_1 ‖ a_1 ‖ … ‖ h_{B-1} ‖ a_{B-1})     (52·B bytes)
 ///
 /// given to the verifier as two words: D_hi = D >> 128 and D_lo = D mod 2^128. This contract
-/// recomputes D from the batch and staticcalls the verifier with D_hi ‖ D_lo ‖ proof, so a
-/// rollup never passes the public input itself: an accepted call means each sender a_i signed
-/// the posted h_i (or payload_i, h_i = keccak256(payload_i)).
+/// recomputes D from the batch and staticcalls the verifier with prefix ‖ D_hi ‖ D_lo ‖ rest,
+/// so a rollup never passes the public input itself: an accepted call means each sender a_i
+/// signed the posted h_i (or payload_i, h_i = keccak256(payload_i)).
+///
+/// The prefix: a verifier whose public inputs begin with `prefixWords` words that are part of
+/// the proof rather than of the statement. The batch proof's own verifier has none
+/// (prefixWords = 0: the call is D_hi ‖ D_lo ‖ proof). The aggregated verifier (an outer
+/// circuit that verifies the batch proof) has 12: the KZG accumulator of the inner proof's
+/// check (two G1 points, 3 limbs per coordinate), which its public inputs list before the
+/// inner proof's D_hi, D_lo. The accumulator is whatever the outer prover computed, and the
+/// outer verifier's pairing decides it together with the outer proof, so it travels with the
+/// proof: the caller passes `proof` = accumulator ‖ outer proof and the wrapper splits it
+/// around D. The wrapper does not read the prefix words; only D is its own.
 ///
 /// Encodings (B ≥ 1):
 /// - `senders`: a_0 ‖ … ‖ a_{B-1}, 20 bytes each; B = senders.length / 20.
@@ -20,7 +30,8 @@ pragma solidity 0.8.19;
 ///   payload_i (for an Ethereum transaction: its signing payload, the unsigned EIP-2718
 ///   encoding it signs). Exactly B entries and nothing after them.
 /// - `hashes`: h_0 ‖ … ‖ h_{B-1}, 32 bytes each.
-/// - `proof`: the proof bytes, passed to the verifier as they are.
+/// - `proof`: prefix (32·prefixWords bytes) ‖ rest; the verifier gets
+///   prefix ‖ D_hi ‖ D_lo ‖ rest (with prefixWords = 0: D_hi ‖ D_lo ‖ proof).
 ///
 /// Each function returns D. A malformed input reverts with the custom error that names it;
 /// a proof the verifier rejects reverts with ProofRejected (the verifier may use all the gas it
@@ -28,6 +39,11 @@ pragma solidity 0.8.19;
 contract BatchEcdsaWrapper {
     /// The batch proof's verifier (returns on success, reverts otherwise).
     address public immutable verifier;
+    /// Words of the verifier's public inputs before D_hi, D_lo, taken from the front of
+    /// `proof` (0: the batch proof's verifier; 12: the aggregated verifier's accumulator).
+    uint256 public immutable prefixWords;
+    /// 32 · prefixWords (an immutable: a constant in the code, no storage read).
+    uint256 private immutable prefixBytes;
 
     /// The verifier address given to the constructor holds no code (a call to it would
     /// succeed whatever the proof).
@@ -41,12 +57,18 @@ contract BatchEcdsaWrapper {
     /// Payload `index`'s length prefix or body runs past the end of `payloads`; index B when
     /// bytes remain after the B-th payload.
     error MalformedPayloads(uint256 index);
+    /// `proof` is shorter than the prefix (prefixBytes = 32 · prefixWords) it must begin with.
+    error ProofShorterThanPrefix(uint256 length, uint256 prefixBytes);
     /// The verifier rejected the proof for this batch.
     error ProofRejected();
 
-    constructor(address verifier_) {
+    /// `prefixWords_` as for `prefixWords` above; one whose 32·prefixWords_ overflows reverts
+    /// (Panic).
+    constructor(address verifier_, uint256 prefixWords_) {
         if (verifier_.code.length == 0) revert NoVerifierCode();
         verifier = verifier_;
+        prefixWords = prefixWords_;
+        prefixBytes = prefixWords_ * 32;
     }
 
     /// Verifies the batch of signing `payloads` (hashed here with keccak256) signed by
@@ -130,16 +152,22 @@ contract BatchEcdsaWrapper {
         return senders.length / 20;
     }
 
-    /// Staticcalls the verifier with D_hi ‖ D_lo ‖ proof; reverts unless it returns.
+    /// Staticcalls the verifier with prefix ‖ D_hi ‖ D_lo ‖ rest, where proof = prefix ‖ rest
+    /// and the prefix is prefixBytes long; reverts unless it returns.
     function check(bytes32 d, bytes calldata proof) private view {
         address v = verifier;
+        uint256 pre = prefixBytes;
+        if (proof.length < pre) revert ProofShorterThanPrefix(proof.length, pre);
         bool ok;
         assembly {
             // Reuses the memory from the free pointer on: the preimage is no longer needed.
+            // With pre = 0 the first copy is empty (3 gas) and the layout is D_hi ‖ D_lo ‖ proof.
             let m := mload(0x40)
-            mstore(m, shr(128, d))
-            mstore(add(m, 32), and(d, 0xffffffffffffffffffffffffffffffff))
-            calldatacopy(add(m, 64), proof.offset, proof.length)
+            calldatacopy(m, proof.offset, pre)
+            let w := add(m, pre)
+            mstore(w, shr(128, d))
+            mstore(add(w, 32), and(d, 0xffffffffffffffffffffffffffffffff))
+            calldatacopy(add(w, 64), add(proof.offset, pre), sub(proof.length, pre))
             // The code check repeats the constructor's (since EIP-6780 a contract loses its
             // code only within its creating transaction) for 100 gas: one of the two accesses
             // pays for the cold account (2,600), the other finds it warm.

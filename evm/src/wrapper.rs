@@ -3,6 +3,15 @@
 //! digest-mode statement D ([`batch_ecdsa::native::digest`]) and staticcalls the batch
 //! verifier with D_hi ‖ D_lo ‖ proof, so the public input is never taken from the caller.
 //!
+//! A verifier whose public inputs begin with words that belong to the proof is served by a
+//! wrapper deployed with that many prefix words (`constructor(verifier, prefixWords)`): the
+//! caller's `proof` is then prefix ‖ rest ([`wrapper_proof`]) and the verifier is called with
+//! prefix ‖ D_hi ‖ D_lo ‖ rest ([`verifier_calldata`]). The batch proof's own verifier has
+//! none; the aggregated verifier (feature `aggregate`: an outer circuit verifying the batch
+//! proof) has [`AGGREGATED_PREFIX_WORDS`], its KZG accumulator, which its calldata carries
+//! before the inner proof's D_hi, D_lo ([`split_verifier_calldata`] takes such calldata
+//! apart). [`measure_aggregated`] runs the wrapper in front of the real aggregated verifier.
+//!
 //! ABI (both return `bytes32 D`; `view`):
 //!
 //! ```text
@@ -17,18 +26,25 @@
 //! most 128 KiB in the mempool). The contract reverts with a custom error ([`WrapperRevert`])
 //! when the senders are empty or not a multiple of 20 bytes, when there are not 32 bytes of
 //! hash per sender, when a length prefix or payload runs past the end or bytes follow the
-//! B-th payload, and when the verifier rejects (or the verifier address has no code).
+//! B-th payload, when `proof` is shorter than the prefix, and when the verifier rejects (or
+//! the verifier address has no code).
 //!
 //! [`measure`] gives the wrapper's own cost against [`MOCK_VERIFIER_SOURCE`], a stand-in
 //! verifier that checks the words and the proof bytes it is given (no proof needed).
 
+use batch_ecdsa::batch_file::Policy;
 use batch_ecdsa::native::digest::{batch_digest, digest_words};
 use batch_ecdsa::native::hash::keccak256;
+use batch_ecdsa::prover::api::digest_pairs_of;
+use batch_ecdsa::prover::circuit::witnesses_from_batch;
+use batch_ecdsa::prover::proof::DigestPair;
 use revm::primitives::Address;
 use serde::{Deserialize, Serialize};
 
 use crate::chain::{CallGas, CallOutcome, Called, Chain, Contract};
+use crate::measure::demo_file;
 use crate::solc::{Compiled, Solc};
+use crate::EIP170_CODE_LIMIT;
 
 /// The wrapper's Solidity.
 pub const WRAPPER_SOURCE: &str = include_str!("../contracts/BatchEcdsaWrapper.sol");
@@ -50,6 +66,11 @@ pub const VERIFY_TRANSACTIONS: &str = "verifyTransactions(bytes,bytes,bytes)";
 
 /// `verifyHashes`' signature.
 pub const VERIFY_HASHES: &str = "verifyHashes(bytes,bytes,bytes)";
+
+/// Prefix words of the aggregated verifier: the KZG accumulator its outer circuit exposes
+/// before the inner proof's public inputs, two G1 points with each coordinate as 3 limbs of
+/// 88 bits (`aggregate::ACCUMULATOR_LIMBS`, feature `aggregate`).
+pub const AGGREGATED_PREFIX_WORDS: usize = 12;
 
 /// Why a batch cannot be encoded for the wrapper (the same conditions the contract rejects).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -73,6 +94,10 @@ pub enum WrapperRevert {
         expected: u64,
     },
     MalformedPayloads(u64),
+    ProofShorterThanPrefix {
+        length: u64,
+        prefix_bytes: u64,
+    },
     ProofRejected,
     /// Revert data that is none of the above (e.g. the ABI decoder's bare revert).
     Other(Vec<u8>),
@@ -114,6 +139,15 @@ pub fn decode_revert(data: &[u8]) -> WrapperRevert {
         word_u64(args, 0)
             .zip(word_u64(args, 1))
             .map(|(length, expected)| WrapperRevert::HashesLength { length, expected })
+    } else if is("ProofShorterThanPrefix(uint256,uint256)") && args.len() == 64 {
+        word_u64(args, 0)
+            .zip(word_u64(args, 1))
+            .map(
+                |(length, prefix_bytes)| WrapperRevert::ProofShorterThanPrefix {
+                    length,
+                    prefix_bytes,
+                },
+            )
     } else {
         None
     };
@@ -248,11 +282,46 @@ impl PayloadBatch {
     }
 }
 
-/// The verifier's calldata for D and `proof`: D_hi ‖ D_lo ‖ proof.
-pub fn verifier_calldata(d: &[u8; 32], proof: &[u8]) -> Vec<u8> {
-    let mut out = digest_words(d).concat();
+/// The `proof` argument of a wrapper with `prefix.len()` prefix words: prefix ‖ proof.
+pub fn wrapper_proof(prefix: &[[u8; 32]], proof: &[u8]) -> Vec<u8> {
+    let mut out = prefix.concat();
     out.extend_from_slice(proof);
     out
+}
+
+/// The verifier's calldata for D, the prefix words and `proof`: prefix ‖ D_hi ‖ D_lo ‖ proof
+/// (D_hi ‖ D_lo ‖ proof without a prefix), what the wrapper sends it.
+pub fn verifier_calldata(prefix: &[[u8; 32]], d: &[u8; 32], proof: &[u8]) -> Vec<u8> {
+    let mut out = prefix.concat();
+    for w in digest_words(d) {
+        out.extend_from_slice(&w);
+    }
+    out.extend_from_slice(proof);
+    out
+}
+
+/// A verifier's calldata taken apart: prefix ‖ D_hi ‖ D_lo ‖ proof.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SplitCalldata {
+    pub prefix: Vec<[u8; 32]>,
+    /// The two words after the prefix, as they are (D_hi, D_lo when the calldata is the
+    /// digest statement's).
+    pub digest_words: [[u8; 32]; 2],
+    pub proof: Vec<u8>,
+}
+
+/// Splits a verifier's `calldata` after `prefix_words` words and the two words of D (the
+/// inverse of [`verifier_calldata`]); `None` when it is shorter than those words.
+pub fn split_verifier_calldata(calldata: &[u8], prefix_words: usize) -> Option<SplitCalldata> {
+    let word =
+        |i: usize| -> Option<[u8; 32]> { calldata.get(32 * i..32 * (i + 1))?.try_into().ok() };
+    let prefix = (0..prefix_words).map(word).collect::<Option<Vec<_>>>()?;
+    let digest_words = [word(prefix_words)?, word(prefix_words + 1)?];
+    Some(SplitCalldata {
+        prefix,
+        digest_words,
+        proof: calldata[32 * (prefix_words + 2)..].to_vec(),
+    })
 }
 
 /// A 32-byte ABI word holding `address`.
@@ -262,24 +331,40 @@ fn address_word(address: Address) -> [u8; 32] {
     w
 }
 
-/// The wrapper's creation code with its constructor argument (the verifier's address).
-pub fn wrapper_creation(wrapper: &Compiled, verifier: Address) -> Vec<u8> {
+/// A 32-byte ABI word holding `v`.
+fn u64_word(v: u64) -> [u8; 32] {
+    let mut w = [0u8; 32];
+    w[24..].copy_from_slice(&v.to_be_bytes());
+    w
+}
+
+/// The wrapper's creation code with its constructor arguments: the verifier's address and
+/// its number of prefix words (0 for the batch proof's verifier,
+/// [`AGGREGATED_PREFIX_WORDS`] for the aggregated one).
+pub fn wrapper_creation(wrapper: &Compiled, verifier: Address, prefix_words: usize) -> Vec<u8> {
     let mut out = wrapper.creation.clone();
     out.extend_from_slice(&address_word(verifier));
+    out.extend_from_slice(&u64_word(prefix_words as u64));
     out
 }
 
-/// The stand-in verifier's creation code: it accepts exactly `verifier_calldata(d, proof)`
-/// and then spends `burn` loop iterations.
-pub fn mock_verifier_creation(mock: &Compiled, d: &[u8; 32], proof: &[u8], burn: u64) -> Vec<u8> {
+/// The stand-in verifier's creation code: it accepts exactly
+/// `verifier_calldata(prefix, d, proof)` and then spends `burn` loop iterations.
+pub fn mock_verifier_creation(
+    mock: &Compiled,
+    prefix: &[[u8; 32]],
+    d: &[u8; 32],
+    proof: &[u8],
+    burn: u64,
+) -> Vec<u8> {
     let mut out = mock.creation.clone();
+    out.extend_from_slice(&u64_word(prefix.len() as u64));
+    out.extend_from_slice(&keccak256(&prefix.concat()));
     for w in digest_words(d) {
         out.extend_from_slice(&w);
     }
     out.extend_from_slice(&keccak256(proof));
-    let mut b = [0u8; 32];
-    b[24..].copy_from_slice(&burn.to_be_bytes());
-    out.extend_from_slice(&b);
+    out.extend_from_slice(&u64_word(burn));
     out
 }
 
@@ -311,19 +396,20 @@ pub struct WrapperChain {
 
 impl WrapperChain {
     /// Deploys the verifier (`verifier_creation`, constructor arguments included), then the
-    /// wrapper pointing at it. `lift_code_limit` as for [`crate::chain::deploy`] (a real
-    /// batch verifier can exceed EIP-170).
+    /// wrapper pointing at it with `prefix_words` ([`wrapper_creation`]). `lift_code_limit`
+    /// as for [`crate::chain::deploy`] (a real batch verifier can exceed EIP-170).
     pub fn deploy(
         wrapper: &Compiled,
         verifier_creation: &[u8],
         lift_code_limit: bool,
+        prefix_words: usize,
     ) -> Result<Self, String> {
         let mut chain = Chain::new(lift_code_limit);
         let verifier = chain
             .deploy(verifier_creation)
             .map_err(|e| format!("verifier: {e}"))?;
         let wrapper = chain
-            .deploy(&wrapper_creation(wrapper, verifier.address))
+            .deploy(&wrapper_creation(wrapper, verifier.address, prefix_words))
             .map_err(|e| format!("wrapper: {e}"))?;
         Ok(WrapperChain {
             chain,
@@ -430,10 +516,10 @@ pub fn measure<P: AsRef<[u8]>>(
     let hash_data =
         verify_hashes_calldata(&hashes, senders, proof).map_err(|e| format!("{tag}: {e}"))?;
     let d = payloads_digest(payloads, senders);
-    let mock = mock_verifier_creation(&code.mock, &d, proof, MEASURE_BURN);
-    let mut chain = WrapperChain::deploy(&code.wrapper, &mock, false)?;
+    let mock = mock_verifier_creation(&code.mock, &[], &d, proof, MEASURE_BURN);
+    let mut chain = WrapperChain::deploy(&code.wrapper, &mock, false, 0)?;
     let mock_gas = execution_of(
-        &chain.call_verifier(&verifier_calldata(&d, proof))?,
+        &chain.call_verifier(&verifier_calldata(&[], &d, proof))?,
         &format!("{tag}: the stand-in verifier alone"),
     )?;
     let mut run = |data: &[u8], what: &str| -> Result<(u64, u64), String> {
@@ -465,6 +551,193 @@ pub fn measure<P: AsRef<[u8]>>(
         mock_verifier_gas: mock_gas,
         runtime_code_bytes: chain.wrapper.runtime_bytes as u64,
         deploy_gas: chain.wrapper.deploy_gas,
+    })
+}
+
+/// The (signing hash, address) pairs of the demo batch [`demo_file`]`(b)`, as the prover
+/// forms them for D (`batch_ecdsa::prover::api::digest_pairs_of`: the raw 32-byte message
+/// hash and the address of the key), each signature checked first. The aggregated verifier's
+/// inner proof is of this batch (`aggregate::inner_snark`).
+pub fn demo_file_pairs(b: usize) -> Result<Vec<DigestPair>, String> {
+    let file = demo_file(b)?;
+    let ws = witnesses_from_batch(&file, Policy::default(), true).map_err(|e| e.to_string())?;
+    Ok(digest_pairs_of(&ws))
+}
+
+/// The wrapper in front of the real aggregated verifier (`results/wrapper-aggregated.json`,
+/// `evm-wrapper-gas --aggregated DIR`): `verifyHashes` with the batch's pairs and the
+/// accumulator ‖ outer proof of the verifier's honest calldata.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AggregatedWrapperRow {
+    /// B, the inner batch proof's signatures.
+    pub batch_size: u64,
+    /// The wrapper's prefix words (the accumulator: [`AGGREGATED_PREFIX_WORDS`]).
+    pub prefix_words: u64,
+    /// Bytes of the outer proof (the calldata after the accumulator and D).
+    pub outer_proof_bytes: u64,
+    /// The aggregated verifier's runtime code (deployed under EIP-170: at most 24,576).
+    pub verifier_runtime_code_bytes: u64,
+    pub verifier_deploy_gas: u64,
+    pub wrapper_runtime_code_bytes: u64,
+    pub wrapper_deploy_gas: u64,
+    /// The honest call through the wrapper returned D (measured below; an honest call the
+    /// verifier rejects is an error, not a row).
+    pub accepted: bool,
+    /// `verifyHashes(hashes, senders, accumulator ‖ outer proof)`: the whole calldata.
+    pub calldata_bytes: u64,
+    /// That transaction's gas: `max(intrinsic + execution, floor)`.
+    pub total_gas: u64,
+    /// Its intrinsic gas (21,000 and the calldata).
+    pub intrinsic_gas: u64,
+    /// Its execution: the wrapper and the verifier it calls.
+    pub execution_gas: u64,
+    /// Its EIP-7623 floor (below the total: the execution is read off).
+    pub floor_gas: u64,
+    /// The verifier called directly with the same calldata the wrapper sends it
+    /// (accumulator ‖ D_hi ‖ D_lo ‖ outer proof).
+    pub direct_calldata_bytes: u64,
+    pub direct_total_gas: u64,
+    pub direct_execution_gas: u64,
+    /// The wrapper's share: `execution_gas − direct_execution_gas` (pairs into memory, D,
+    /// the verifier's calldata, the call to it with its cold account).
+    pub wrapper_gas: u64,
+    /// What the wrapper adds to the transaction's total: `total_gas − direct_total_gas`
+    /// (its execution share and the calldata of the hashes, senders and ABI words).
+    pub added_total_gas: u64,
+    /// Each tampered call reverted with `ProofRejected` (the real verifier rejects the
+    /// D the wrapper computes): one hash bit, one address bit, two pairs swapped, one
+    /// accumulator bit.
+    pub changed_hash_rejected: bool,
+    pub changed_address_rejected: bool,
+    pub swapped_pair_rejected: bool,
+    pub changed_accumulator_rejected: bool,
+    /// The compiler of both contracts.
+    pub solc_version: String,
+}
+
+/// The gas of an accepted call that is off its EIP-7623 floor.
+fn accepted_gas(called: &Called, what: &str) -> Result<CallGas, String> {
+    execution_of(called, what)?;
+    match called.outcome {
+        CallOutcome::Accepted(g) => Ok(g),
+        CallOutcome::Rejected { .. } => unreachable!("execution_of accepted it"),
+    }
+}
+
+/// Runs the wrapper (`wrapper`, deployed with [`AGGREGATED_PREFIX_WORDS`]) in front of the
+/// aggregated verifier (`verifier`, deployed under EIP-170) on the batch `pairs`, with the
+/// verifier's honest `calldata` (accumulator ‖ D_hi ‖ D_lo ‖ outer proof): the calldata's D
+/// must be the pairs' [`batch_digest`]; the wrapper must accept and return D; a changed
+/// hash, a changed address, two swapped pairs and a changed accumulator word must be
+/// rejected with `ProofRejected`.
+pub fn measure_aggregated(
+    wrapper: &Compiled,
+    verifier: &Compiled,
+    calldata: &[u8],
+    pairs: &[DigestPair],
+) -> Result<AggregatedWrapperRow, String> {
+    let prefix_words = AGGREGATED_PREFIX_WORDS;
+    if pairs.len() < 2 {
+        return Err("the checks swap two pairs: B ≥ 2".into());
+    }
+    if verifier.runtime.len() > EIP170_CODE_LIMIT {
+        return Err(format!(
+            "the verifier's runtime code is {} bytes, over EIP-170's {EIP170_CODE_LIMIT}",
+            verifier.runtime.len()
+        ));
+    }
+    let split = split_verifier_calldata(calldata, prefix_words).ok_or_else(|| {
+        format!(
+            "the calldata is {} bytes, shorter than {} words",
+            calldata.len(),
+            prefix_words + 2
+        )
+    })?;
+    let d = batch_digest(pairs);
+    if split.digest_words != digest_words(&d) {
+        return Err(format!(
+            "the calldata's words {prefix_words} and {} are {} {}, not D_hi, D_lo of the batch's \
+             {} pairs (D = {}): the proof is of another batch",
+            prefix_words + 1,
+            hex::encode(split.digest_words[0]),
+            hex::encode(split.digest_words[1]),
+            pairs.len(),
+            hex::encode(d)
+        ));
+    }
+    let mut chain = WrapperChain::deploy(wrapper, &verifier.creation, false, prefix_words)?;
+    let direct = accepted_gas(
+        &chain.call_verifier(calldata)?,
+        "the verifier called directly with its calldata",
+    )?;
+
+    let hashes: Vec<[u8; 32]> = pairs.iter().map(|p| p.0).collect();
+    let senders: Vec<[u8; 20]> = pairs.iter().map(|p| p.1).collect();
+    let proof = wrapper_proof(&split.prefix, &split.proof);
+    let call = |h: &[[u8; 32]], s: &[[u8; 20]], p: &[u8]| {
+        verify_hashes_calldata(h, s, p).map_err(|e| e.to_string())
+    };
+    let data = call(&hashes, &senders, &proof)?;
+    let called = chain.call(&data)?;
+    let gas = accepted_gas(&called, "verifyHashes through the wrapper")?;
+    if called.output != d {
+        return Err(format!(
+            "verifyHashes returned {}, not D = {}",
+            hex::encode(&called.output),
+            hex::encode(d)
+        ));
+    }
+
+    let mut rejected = |data: Vec<u8>, what: &str| -> Result<bool, String> {
+        match chain.verify(&data) {
+            Err(WrapperRevert::ProofRejected) => Ok(true),
+            Ok(_) => Err(format!(
+                "{what}: the verifier ACCEPTS it through the wrapper"
+            )),
+            Err(other) => Err(format!(
+                "{what}: reverted with {other:?}, not ProofRejected"
+            )),
+        }
+    };
+    let mut h = hashes.clone();
+    h[pairs.len() / 2][31] ^= 1;
+    let changed_hash_rejected = rejected(call(&h, &senders, &proof)?, "a changed hash")?;
+    let mut s = senders.clone();
+    s[pairs.len() - 1][0] ^= 0x80;
+    let changed_address_rejected = rejected(call(&hashes, &s, &proof)?, "a changed address")?;
+    let (mut h, mut s) = (hashes.clone(), senders.clone());
+    h.swap(0, 1);
+    s.swap(0, 1);
+    let swapped_pair_rejected = rejected(call(&h, &s, &proof)?, "two swapped pairs")?;
+    let mut p = proof.clone();
+    p[31] ^= 1;
+    let changed_accumulator_rejected =
+        rejected(call(&hashes, &senders, &p)?, "a changed accumulator word")?;
+
+    Ok(AggregatedWrapperRow {
+        batch_size: pairs.len() as u64,
+        prefix_words: prefix_words as u64,
+        outer_proof_bytes: split.proof.len() as u64,
+        verifier_runtime_code_bytes: chain.verifier.runtime_bytes as u64,
+        verifier_deploy_gas: chain.verifier.deploy_gas,
+        wrapper_runtime_code_bytes: chain.wrapper.runtime_bytes as u64,
+        wrapper_deploy_gas: chain.wrapper.deploy_gas,
+        accepted: true,
+        calldata_bytes: data.len() as u64,
+        total_gas: gas.total,
+        intrinsic_gas: gas.intrinsic,
+        execution_gas: gas.execution(),
+        floor_gas: gas.floor,
+        direct_calldata_bytes: calldata.len() as u64,
+        direct_total_gas: direct.total,
+        direct_execution_gas: direct.execution(),
+        wrapper_gas: gas.execution().saturating_sub(direct.execution()),
+        added_total_gas: gas.total.saturating_sub(direct.total),
+        changed_hash_rejected,
+        changed_address_rejected,
+        swapped_pair_rejected,
+        changed_accumulator_rejected,
+        solc_version: verifier.version.clone(),
     })
 }
 

@@ -1,8 +1,10 @@
 //! The digest wrapper (`evm/contracts/BatchEcdsaWrapper.sol`) in revm against the stand-in
 //! verifier (`MockDigestVerifier.sol`), which accepts only D_hi ‖ D_lo ‖ proof for the D that
-//! `batch_ecdsa::native::digest::batch_digest` gives and the exact proof bytes. No proof is
-//! made: what is tested is that the wrapper calls the verifier with the statement of the batch
-//! it was given, and rejects malformed input with its named errors.
+//! `batch_ecdsa::native::digest::batch_digest` gives and the exact proof bytes (the wrapper
+//! deployed with no prefix words), or, for a wrapper deployed with 12 prefix words (the
+//! aggregated verifier's accumulator), only acc ‖ D_hi ‖ D_lo ‖ proof for the exact 12 words
+//! acc. No proof is made: what is tested is that the wrapper calls the verifier with the
+//! statement of the batch it was given, and rejects malformed input with its named errors.
 //!
 //! Needs solc-js (`npm ci --prefix evm/solc`; `.ci/run` installs it).
 
@@ -13,9 +15,10 @@ use batch_ecdsa::native::hash::keccak256;
 use batch_ecdsa_evm::chain::Chain;
 use batch_ecdsa_evm::solc::Solc;
 use batch_ecdsa_evm::wrapper::{
-    abi_bytes_call, encode_payloads, mock_verifier_creation, verify_hashes_calldata,
-    verify_transactions_calldata, wrapper_creation, PayloadBatch as Batch, WrapperChain,
-    WrapperCode, WrapperRevert, VERIFY_HASHES, VERIFY_TRANSACTIONS,
+    abi_bytes_call, encode_payloads, mock_verifier_creation, split_verifier_calldata,
+    verifier_calldata, verify_hashes_calldata, verify_transactions_calldata, wrapper_creation,
+    wrapper_proof, PayloadBatch as Batch, WrapperChain, WrapperCode, WrapperRevert,
+    AGGREGATED_PREFIX_WORDS, VERIFY_HASHES, VERIFY_TRANSACTIONS,
 };
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
@@ -37,11 +40,17 @@ fn proof() -> Vec<u8> {
     (0..1000u32).map(|i| (i * 7 + 3) as u8).collect()
 }
 
-/// The wrapper beside a stand-in verifier expecting `batch` and `proof`.
+/// The wrapper (no prefix words) beside a stand-in verifier expecting `batch` and `proof`.
 fn chain_for(batch: &Batch, proof: &[u8]) -> WrapperChain {
+    prefixed_chain_for(&[], batch, proof)
+}
+
+/// The wrapper with `prefix.len()` prefix words beside a stand-in verifier expecting
+/// prefix ‖ D ‖ proof for `batch`.
+fn prefixed_chain_for(prefix: &[[u8; 32]], batch: &Batch, proof: &[u8]) -> WrapperChain {
     let d = batch.digest();
-    let mock = mock_verifier_creation(&code().mock, &d, proof, 0);
-    WrapperChain::deploy(&code().wrapper, &mock, false).expect("deploys")
+    let mock = mock_verifier_creation(&code().mock, prefix, &d, proof, 0);
+    WrapperChain::deploy(&code().wrapper, &mock, false, prefix.len()).expect("deploys")
 }
 
 fn hashes(batch: &Batch) -> Vec<[u8; 32]> {
@@ -271,8 +280,123 @@ fn verifier_without_code_is_refused() {
     let mut chain = Chain::new(false);
     let no_code = revm::primitives::Address::repeat_byte(0x42);
     let err = chain
-        .deploy(&wrapper_creation(&code().wrapper, no_code))
+        .deploy(&wrapper_creation(&code().wrapper, no_code, 0))
         .expect_err("deploys against an address without code");
     let selector = hex::encode(&keccak256(b"NoVerifierCode()")[..4]);
     assert!(err.contains(&selector), "{err}");
+}
+
+/// A stand-in accumulator: 12 words of 88-bit limbs (as the aggregated verifier's are),
+/// distinct from one another.
+fn accumulator() -> Vec<[u8; 32]> {
+    (0..AGGREGATED_PREFIX_WORDS)
+        .map(|i| {
+            let h = keccak256(&[i as u8]);
+            let mut w = [0u8; 32];
+            w[21..].copy_from_slice(&h[..11]);
+            w
+        })
+        .collect()
+}
+
+/// With 12 prefix words (the aggregated verifier's accumulator) the caller passes
+/// acc ‖ proof and the verifier gets acc ‖ D_hi ‖ D_lo ‖ proof: accepted for the batch and its
+/// accumulator (B = 1, 6 and 32 mixed payloads); rejected for a changed accumulator word (the
+/// first, a middle and the last), a changed payload or sender, two swapped pairs, the proof
+/// without its accumulator, and a wrapper with no prefix in front of the same verifier.
+#[test]
+fn prefixed_verifier_gets_prefix_then_digest() {
+    let proof = proof();
+    let acc = accumulator();
+    let mut b32 = demo(31);
+    b32.payloads.push(vec![0x5a; 700]);
+    b32.senders.push([7u8; 20]);
+    for batch in [demo(1), demo(6), b32] {
+        let mut chain = prefixed_chain_for(&acc, &batch, &proof);
+        assert_accepted(&mut chain, &batch, &wrapper_proof(&acc, &proof));
+    }
+
+    let batch = demo(6);
+    let mut chain = prefixed_chain_for(&acc, &batch, &proof);
+    let with_acc = wrapper_proof(&acc, &proof);
+    assert_accepted(&mut chain, &batch, &with_acc);
+    // The public getter.
+    let got = chain.call(&keccak256(b"prefixWords()")[..4]).unwrap();
+    assert_eq!(got.output[31], 12);
+    assert!(got.output[..31].iter().all(|&b| b == 0));
+
+    for (word, byte) in [(0, 31), (5, 21), (11, 31)] {
+        let mut a = acc.clone();
+        a[word][byte] ^= 1;
+        assert_rejected(&mut chain, &batch, &wrapper_proof(&a, &proof));
+    }
+    let mut b = batch.clone();
+    b.payloads[2][0] ^= 0x10;
+    assert_rejected(&mut chain, &b, &with_acc);
+    let mut b = batch.clone();
+    b.senders[4][7] ^= 1;
+    assert_rejected(&mut chain, &b, &with_acc);
+    let mut b = batch.clone();
+    b.payloads.swap(0, 5);
+    b.senders.swap(0, 5);
+    assert_rejected(&mut chain, &b, &with_acc);
+    // The proof alone (long enough to be cut after 12 words, which are then no accumulator).
+    assert_rejected(&mut chain, &batch, &proof);
+
+    // A wrapper without a prefix in front of this verifier sends D first: rejected.
+    let mock = mock_verifier_creation(&code().mock, &acc, &batch.digest(), &proof, 0);
+    let mut unprefixed = WrapperChain::deploy(&code().wrapper, &mock, false, 0).unwrap();
+    assert_rejected(&mut unprefixed, &batch, &with_acc);
+}
+
+/// A `proof` shorter than the 12 prefix words reverts with ProofShorterThanPrefix (empty,
+/// one word, one byte short); exactly the prefix (an empty rest) is forwarded, and this
+/// verifier, expecting a proof after D, rejects it.
+#[test]
+fn proof_shorter_than_prefix_is_named() {
+    let proof = proof();
+    let acc = accumulator();
+    let batch = demo(3);
+    let mut chain = prefixed_chain_for(&acc, &batch, &proof);
+    let full = wrapper_proof(&acc, &proof);
+    let hashes = hashes(&batch);
+    for len in [0usize, 32, 383] {
+        let short = &full[..len];
+        let expected = Err(WrapperRevert::ProofShorterThanPrefix {
+            length: len as u64,
+            prefix_bytes: 384,
+        });
+        let data = verify_hashes_calldata(&hashes, &batch.senders, short).unwrap();
+        assert_eq!(chain.verify(&data), expected);
+        let data = verify_transactions_calldata(&batch.payloads, &batch.senders, short).unwrap();
+        assert_eq!(chain.verify(&data), expected);
+    }
+    assert_rejected(&mut chain, &batch, &full[..384]);
+    assert_accepted(&mut chain, &batch, &full);
+
+    // The same verifier, now expecting an empty proof after D: the prefix alone is accepted.
+    let mut chain = prefixed_chain_for(&acc, &batch, &[]);
+    assert_accepted(&mut chain, &batch, &full[..384]);
+}
+
+/// `split_verifier_calldata` inverts `verifier_calldata`, and is None below prefix + 2 words.
+#[test]
+fn verifier_calldata_splits() {
+    let acc = accumulator();
+    let d = demo(2).digest();
+    let data = verifier_calldata(&acc, &d, &proof());
+    assert_eq!(&data[..384], acc.concat().as_slice());
+    let split = split_verifier_calldata(&data, 12).unwrap();
+    assert_eq!(split.prefix, acc);
+    assert_eq!(
+        split.digest_words,
+        batch_ecdsa::native::digest::digest_words(&d)
+    );
+    assert_eq!(split.proof, proof());
+    assert_eq!(verifier_calldata(&split.prefix, &d, &split.proof), data);
+    assert!(split_verifier_calldata(&data[..14 * 32 - 1], 12).is_none());
+    assert_eq!(
+        split_verifier_calldata(&data[..14 * 32], 12).unwrap().proof,
+        Vec::<u8>::new()
+    );
 }

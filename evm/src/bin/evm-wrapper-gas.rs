@@ -6,6 +6,16 @@
 //! and `wrapper-gas.md` (the README table) under DIR (default `results`), only for the
 //! default sizes; a `--sizes` list only prints.
 //!
+//! `evm-wrapper-gas --aggregated DIR [--count B] [--results-dir DIR]`: instead, the wrapper in
+//! front of the real aggregated verifier, from the files `evm-aggregate --count B --public
+//! digest --out-dir DIR` wrote: `AggregationVerifier.sol` (compiled here with solc-js and
+//! deployed under EIP-170) and `calldata.hex` (its honest calldata: the 12 accumulator words,
+//! D_hi, D_lo, the outer proof). The wrapper is deployed with 12 prefix words and called with
+//! `verifyHashes(hashes, senders, accumulator ‖ outer proof)` for the pairs of the demo batch
+//! of B signatures (`batch_ecdsa_evm::measure::demo_file`, the inner proof's batch; the
+//! calldata's D must be theirs). Writes `wrapper-aggregated.json` (one
+//! [`AggregatedWrapperRow`]). Needs no proof and not the `aggregate` feature.
+//!
 //! Exit codes: 0 measured (and written); 1 a measurement failed; 2 bad input.
 
 use std::fmt::Write;
@@ -15,7 +25,10 @@ use std::process::ExitCode;
 use batch_ecdsa::calldata::table::thousands;
 use batch_ecdsa::native::hash::keccak256;
 use batch_ecdsa_evm::solc::Solc;
-use batch_ecdsa_evm::wrapper::{measure, PayloadBatch, WrapperCode, WrapperGasRow};
+use batch_ecdsa_evm::wrapper::{
+    demo_file_pairs, measure, measure_aggregated, AggregatedWrapperRow, PayloadBatch, WrapperCode,
+    WrapperGasRow,
+};
 use clap::Parser;
 
 const DEFAULT_SIZES: [usize; 6] = [1, 2, 4, 8, 16, 32];
@@ -33,6 +46,13 @@ struct Args {
     /// Batch sizes (comma-separated); given, nothing is written.
     #[arg(long, value_delimiter = ',')]
     sizes: Option<Vec<usize>>,
+    /// Measure against the real aggregated verifier in this folder (AggregationVerifier.sol,
+    /// calldata.hex) instead; writes wrapper-aggregated.json.
+    #[arg(long, conflicts_with = "sizes")]
+    aggregated: Option<PathBuf>,
+    /// With --aggregated: B of the inner batch proof (the demo batch of B signatures).
+    #[arg(long, default_value_t = 32, requires = "aggregated")]
+    count: usize,
 }
 
 /// The stand-in proof: a keccak256 chain, so its bytes are as non-zero as a real proof's
@@ -86,8 +106,88 @@ fn table(rows: &[WrapperGasRow]) -> String {
     out
 }
 
+/// Why `--aggregated` stopped: bad input (exit 2) or a failed measurement (exit 1).
+enum Failure {
+    Input(String),
+    Measure(String),
+}
+
+fn aggregated(
+    dir: &std::path::Path,
+    b: usize,
+    code: &WrapperCode,
+    solc: &Solc,
+) -> Result<AggregatedWrapperRow, Failure> {
+    let read = |name: &str| {
+        let path = dir.join(name);
+        std::fs::read_to_string(&path)
+            .map_err(|e| Failure::Input(format!("cannot read {}: {e}", path.display())))
+    };
+    let sol = read("AggregationVerifier.sol")?;
+    let hex_text = read("calldata.hex")?;
+    let calldata = hex::decode(hex_text.trim().trim_start_matches("0x"))
+        .map_err(|e| Failure::Input(format!("calldata.hex is not hex: {e}")))?;
+    let pairs = demo_file_pairs(b).map_err(Failure::Input)?;
+    eprintln!(
+        "compiling {} ({} bytes of Solidity)",
+        dir.join("AggregationVerifier.sol").display(),
+        sol.len()
+    );
+    let verifier = solc
+        .compile(&sol)
+        .map_err(|e| Failure::Input(format!("AggregationVerifier.sol does not compile: {e}")))?;
+    measure_aggregated(&code.wrapper, &verifier, &calldata, &pairs).map_err(Failure::Measure)
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
+    if let Some(dir) = &args.aggregated {
+        if args.count == 0 {
+            eprintln!("error: --count must be at least 1");
+            return ExitCode::from(2);
+        }
+        let solc = match Solc::locate_or_install() {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let row = WrapperCode::compile(&solc)
+            .map_err(Failure::Input)
+            .and_then(|code| aggregated(dir, args.count, &code, &solc));
+        let row = match row {
+            Ok(r) => r,
+            Err(Failure::Input(e)) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+            Err(Failure::Measure(e)) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        eprintln!(
+            "[B={}] accepted through the wrapper: {} gas ({} execution), the verifier alone {} \
+             ({} execution): the wrapper's share {} execution gas, {} in all; calldata {} bytes",
+            row.batch_size,
+            thousands(row.total_gas),
+            thousands(row.execution_gas),
+            thousands(row.direct_total_gas),
+            thousands(row.direct_execution_gas),
+            thousands(row.wrapper_gas),
+            thousands(row.added_total_gas),
+            thousands(row.calldata_bytes),
+        );
+        let json = serde_json::to_string_pretty(&row).expect("the row serializes") + "\n";
+        print!("{json}");
+        let path = args.results_dir.join("wrapper-aggregated.json");
+        if let Err(e) = batch_ecdsa::fsutil::write_atomic(&path, json.as_bytes()) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+        return ExitCode::SUCCESS;
+    }
     let write = args.sizes.is_none();
     let sizes = args.sizes.unwrap_or_else(|| DEFAULT_SIZES.to_vec());
     if sizes.is_empty() || sizes.contains(&0) {
