@@ -13,12 +13,14 @@ use std::sync::OnceLock;
 use batch_ecdsa::native::digest::batch_digest;
 use batch_ecdsa::native::hash::keccak256;
 use batch_ecdsa_evm::chain::Chain;
+use batch_ecdsa_evm::solc::Compiled;
 use batch_ecdsa_evm::solc::Solc;
 use batch_ecdsa_evm::wrapper::{
-    abi_bytes_call, encode_payloads, mock_verifier_creation, split_verifier_calldata,
-    verifier_calldata, verify_hashes_calldata, verify_transactions_calldata, wrapper_creation,
-    wrapper_proof, PayloadBatch as Batch, WrapperChain, WrapperCode, WrapperRevert,
-    AGGREGATED_PREFIX_WORDS, VERIFY_HASHES, VERIFY_TRANSACTIONS,
+    abi_bytes_call, demo_file_pairs, encode_payloads, measure_aggregated, mock_verifier_creation,
+    split_verifier_calldata, verifier_calldata, verify_hashes_calldata,
+    verify_transactions_calldata, wrapper_creation, wrapper_proof, PayloadBatch as Batch,
+    WrapperChain, WrapperCode, WrapperRevert, AGGREGATED_PREFIX_WORDS, MEASURE_BURN, VERIFY_HASHES,
+    VERIFY_TRANSACTIONS,
 };
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
@@ -399,4 +401,48 @@ fn verifier_calldata_splits() {
         split_verifier_calldata(&data[..14 * 32], 12).unwrap().proof,
         Vec::<u8>::new()
     );
+}
+
+/// `measure_aggregated` (what `evm-wrapper-gas --aggregated` runs on the real verifier's
+/// files) against the stand-in expecting acc ‖ D ‖ proof for the demo file's pairs: accepted,
+/// every tampered call rejected, the wrapper's share a few thousand gas; calldata whose D is
+/// not the pairs' (those of a prefix of the batch) is refused before anything is deployed.
+#[test]
+fn aggregated_measurement_against_stand_in() {
+    let pairs = demo_file_pairs(4).expect("demo pairs");
+    let acc = accumulator();
+    let proof = proof();
+    let d = batch_digest(&pairs);
+    let verifier = Compiled {
+        creation: mock_verifier_creation(&code().mock, &acc, &d, &proof, MEASURE_BURN),
+        ..code().mock.clone()
+    };
+    let calldata = verifier_calldata(&acc, &d, &proof);
+    let row = measure_aggregated(&code().wrapper, &verifier, &calldata, &pairs).unwrap();
+    assert!(row.accepted);
+    assert!(row.changed_hash_rejected && row.changed_address_rejected);
+    assert!(row.swapped_pair_rejected && row.changed_accumulator_rejected);
+    assert_eq!((row.batch_size, row.prefix_words), (4, 12));
+    assert_eq!(row.outer_proof_bytes, proof.len() as u64);
+    assert_eq!(row.direct_calldata_bytes, calldata.len() as u64);
+    // The ABI call: selector, 3 offsets, then hashes, senders and acc ‖ proof with lengths.
+    let padded = |n: usize| 32 + n.div_ceil(32) * 32;
+    assert_eq!(
+        row.calldata_bytes as usize,
+        4 + 96 + padded(4 * 32) + padded(4 * 20) + padded(384 + proof.len())
+    );
+    assert!(
+        row.wrapper_gas > 2_600 && row.wrapper_gas < 10_000,
+        "{row:?}"
+    );
+    assert_eq!(
+        row.execution_gas,
+        row.direct_execution_gas + row.wrapper_gas
+    );
+
+    let err = measure_aggregated(&code().wrapper, &verifier, &calldata, &pairs[..3]).unwrap_err();
+    assert!(err.contains("not D_hi, D_lo"), "{err}");
+    let err =
+        measure_aggregated(&code().wrapper, &verifier, &calldata[..13 * 32], &pairs).unwrap_err();
+    assert!(err.contains("shorter than 14 words"), "{err}");
 }
