@@ -151,6 +151,7 @@ pub fn measure(
         verify_gas_floor: Some(gas.floor),
         creation_code_bytes: Some(compiled.creation.len() as u64),
         fits_eip170: Some(contract.runtime_bytes <= EIP170_CODE_LIMIT),
+        source: None,
     };
     Ok(Measured {
         row,

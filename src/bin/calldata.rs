@@ -56,8 +56,9 @@ struct Cli {
     /// The proof's public statement: `digest` (one digest of the hashes and senders, computed
     /// on chain by the digest wrapper, whose measured gas is added; the proof path posts the
     /// proof, the senders and a 3-byte length prefix per payload) or `keys` (each signature's
-    /// hash and key as 3 public-input words beside the proof) [default: digest; the verifier
-    /// row of that statement in results/evm.json, an error when it has none]. Not with
+    /// hash and key as 3 public-input words beside the proof) [default: digest: the digest row
+    /// of results/evm.json, else the aggregated digest verifier measured by evm-aggregate
+    /// (results/aggregate-digest-b32.json); keys, with a note, when neither exists]. Not with
     /// --scenario optimism-2022.
     #[arg(long, value_enum)]
     public: Option<Statement>,
@@ -203,24 +204,49 @@ fn default_statement(cli: &Cli) -> Statement {
     Statement::Keys
 }
 
+/// Who measured a default row: the EVM bench, or (a row with a `source`) `evm-aggregate`.
+fn measured_by(row: &batch_ecdsa::calldata::proof_file::BenchRow) -> &'static str {
+    if row.source.is_some() {
+        "aggregated verifier's (evm-aggregate)"
+    } else {
+        "EVM bench's"
+    }
+}
+
+/// The file a default row comes from.
+fn source_of(row: &batch_ecdsa::calldata::proof_file::BenchRow) -> String {
+    row.source
+        .clone()
+        .unwrap_or_else(|| EVM_BENCH_PATH.to_string())
+}
+
 fn proof_bytes_help() -> String {
     let (row, statement) = help_row();
     format!(
-        "Bytes of the proof alone, without its public inputs [default: {}, measured: the EVM \
-         bench's proof, {} circuit B = {}, {statement} statement ({EVM_BENCH_PATH}); its {} \
-         public inputs are counted by --public-inputs-per-signature]",
-        row.proof_bytes, row.circuit, row.batch_size, row.public_inputs
+        "Bytes of the proof alone, without its public inputs [default: {}, measured: the {} \
+         proof, {} circuit B = {}, {statement} statement ({}); its {} public inputs are \
+         counted by --public-inputs-per-signature]",
+        row.proof_bytes,
+        measured_by(&row),
+        row.circuit,
+        row.batch_size,
+        source_of(&row),
+        row.public_inputs
     )
 }
 
 fn verification_gas_help() -> String {
     let (row, statement) = help_row();
     format!(
-        "On-chain verification execution gas of the verifier [default: {}, measured: the EVM \
-         bench's verify_gas_execution, {} circuit B = {}, {statement} statement \
-         ({EVM_BENCH_PATH}); a bench file's when --proof gives one]. Under the digest statement \
-         the digest wrapper's measured gas at B ({WRAPPER_GAS_PATH}) is added",
-        row.verify_gas_execution, row.circuit, row.batch_size
+        "On-chain verification execution gas of the verifier [default: {}, measured: the {} \
+         verify_gas_execution, {} circuit B = {}, {statement} statement ({}); a bench file's \
+         when --proof gives one]. Under the digest statement the digest wrapper's measured gas \
+         at B ({WRAPPER_GAS_PATH}) is added",
+        row.verify_gas_execution,
+        measured_by(&row),
+        row.circuit,
+        row.batch_size,
+        source_of(&row)
     )
 }
 

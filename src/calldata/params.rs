@@ -60,6 +60,78 @@ pub const WEI_PER_ETH: u128 = 1_000_000_000_000_000_000;
 pub const EVM_BENCH_JSON: &str = include_str!("../../results/evm.json");
 /// Where [`EVM_BENCH_JSON`] comes from, as the output names it.
 pub const EVM_BENCH_PATH: &str = "results/evm.json";
+
+/// The digest statement's aggregated verifier, measured by `evm-aggregate --count 32 --public
+/// digest --k 22` (the only digest verifier that is measured and fits EIP-170 today: the
+/// direct one does not compile, see the README), embedded at build time.
+pub const AGGREGATED_DIGEST_JSON: &str = include_str!("../../results/aggregate-digest-b32.json");
+/// Where [`AGGREGATED_DIGEST_JSON`] comes from.
+pub const AGGREGATED_DIGEST_PATH: &str = "results/aggregate-digest-b32.json";
+
+/// The fields of an `evm-aggregate` row the calculator reads.
+#[derive(Debug, Clone, serde::Deserialize)]
+struct AggregatedRow {
+    circuit: String,
+    statement: String,
+    batch_size: u64,
+    outer: AggregatedOuter,
+    outer_proof_bytes: u64,
+    outer_public_inputs: u64,
+    verify_gas: u64,
+    verify_gas_execution: u64,
+    verify_gas_floor: u64,
+    deploy_gas: u64,
+    runtime_code_bytes: u64,
+    creation_code_bytes: u64,
+    fits_eip170: bool,
+}
+
+#[derive(Debug, Clone, serde::Deserialize)]
+struct AggregatedOuter {
+    shape: AggregatedShape,
+}
+
+#[derive(Debug, Clone, serde::Deserialize)]
+struct AggregatedShape {
+    k: u32,
+}
+
+/// The aggregated digest verifier as a bench row: the outer verifier's calldata is
+/// `accumulator ‖ D_hi ‖ D_lo ‖ proof`; the wrapper computes the two D words, so what the
+/// rollup posts is the outer proof **plus the accumulator words** (`proof_bytes` counts them),
+/// and the row's `public_inputs` is D's 2. Checked: a digest row of the batch circuit whose
+/// public inputs are the accumulator's 12 and D's 2.
+pub fn aggregated_digest_row(json: &str, path: &str) -> Result<BenchRow, String> {
+    let a: AggregatedRow = serde_json::from_str(json).map_err(|e| format!("{path}: {e}"))?;
+    let accumulator = a.outer_public_inputs.checked_sub(2).unwrap_or(0);
+    if a.circuit != "batch" || a.statement != "digest" || accumulator != 12 {
+        return Err(format!(
+            "{path}: not the batch circuit's digest statement aggregated (12 accumulator words \
+             and D's 2)"
+        ));
+    }
+    if a.verify_gas_execution > MAX_GAS_INPUT || a.batch_size == 0 {
+        return Err(format!("{path}: figure out of range"));
+    }
+    Ok(BenchRow {
+        circuit: a.circuit,
+        statement: Some(a.statement),
+        batch_size: a.batch_size,
+        k: Some(a.outer.shape.k),
+        transcript: Some("evm".to_string()),
+        proof_bytes: a.outer_proof_bytes + 32 * accumulator,
+        public_inputs: 2,
+        verify_gas: Some(a.verify_gas),
+        verify_gas_execution: a.verify_gas_execution,
+        deploy_gas: Some(a.deploy_gas),
+        runtime_code_bytes: Some(a.runtime_code_bytes),
+        proof_bytes_blake2b: None,
+        verify_gas_floor: Some(a.verify_gas_floor),
+        creation_code_bytes: Some(a.creation_code_bytes),
+        fits_eip170: Some(a.fits_eip170),
+        source: Some(path.to_string()),
+    })
+}
 /// The EVM bench's `ecrecover` loop (`results/ecrecover.json`), embedded at build time.
 pub const ECRECOVER_BENCH_JSON: &str = include_str!("../../results/ecrecover.json");
 /// Where [`ECRECOVER_BENCH_JSON`] comes from, as the output names it.
@@ -150,6 +222,9 @@ pub struct Measured {
     pub ecrecover: EcrecoverBench,
     /// The digest wrapper's own gas.
     pub wrapper: WrapperGas,
+    /// The aggregated digest verifier ([`aggregated_digest_row`]), the digest statement's
+    /// verifier while the EVM bench has no digest row.
+    pub aggregated_digest: Option<BenchRow>,
 }
 
 impl Measured {
@@ -193,6 +268,7 @@ impl Measured {
             verifier,
             ecrecover,
             wrapper,
+            aggregated_digest: None,
         })
     }
 
@@ -205,15 +281,30 @@ impl Measured {
     pub fn embedded() -> &'static Measured {
         static MEASURED: OnceLock<Measured> = OnceLock::new();
         MEASURED.get_or_init(|| {
-            Measured::parse(EVM_BENCH_JSON, ECRECOVER_BENCH_JSON, WRAPPER_GAS_JSON)
-                .unwrap_or_else(|e| panic!("the embedded EVM bench output is malformed: {e}"))
+            let mut m = Measured::parse(EVM_BENCH_JSON, ECRECOVER_BENCH_JSON, WRAPPER_GAS_JSON)
+                .unwrap_or_else(|e| panic!("the embedded EVM bench output is malformed: {e}"));
+            m.aggregated_digest = Some(
+                aggregated_digest_row(AGGREGATED_DIGEST_JSON, AGGREGATED_DIGEST_PATH)
+                    .unwrap_or_else(|e| panic!("the embedded aggregation row is malformed: {e}")),
+            );
+            m
         })
     }
 
     /// The default verifier of `statement`: its batch-circuit row with the largest B, or an
     /// error that names the file and says how to measure one.
+    /// For the digest statement, while the EVM bench has no digest row, the aggregated digest
+    /// verifier ([`Self::aggregated_digest`]) when there is one.
     pub fn verifier_for(&self, statement: Statement) -> Result<BenchRow, ProofFileError> {
-        pick_row(&self.rows, EVM_BENCH_PATH, None, statement)
+        match (
+            pick_row(&self.rows, EVM_BENCH_PATH, None, statement),
+            statement,
+        ) {
+            (Err(_), Statement::Digest) if self.aggregated_digest.is_some() => {
+                Ok(self.aggregated_digest.clone().expect("checked"))
+            }
+            (r, _) => r,
+        }
     }
 
     /// Origin of the default proof bytes taken from `row` (one of [`Self::rows`]).
@@ -223,6 +314,16 @@ impl Measured {
             Some(t) => format!("{t}-transcript "),
             None => String::new(),
         };
+        if let Some(src) = &row.source {
+            return Origin::Measured(format!(
+                "aggregated verifier of the digest statement, batch circuit B = {} (outer k = \
+                 {}): {}-byte outer proof with its 12 accumulator words; D is computed by the \
+                 wrapper, not posted ({src})",
+                row.batch_size,
+                row.k.unwrap_or(0),
+                thousands(row.proof_bytes)
+            ));
+        }
         let head = format!("EVM bench, {} circuit B = {}", row.circuit, row.batch_size);
         let proof = format!("{}-byte {transcript}proof", thousands(row.proof_bytes));
         Origin::Measured(match row.statement() {
@@ -248,6 +349,14 @@ impl Measured {
 
     /// Origin of the default verification gas taken from `row`.
     pub fn verification_origin(row: &BenchRow) -> Origin {
+        if let Some(src) = &row.source {
+            return Origin::Measured(format!(
+                "revm, the aggregated digest verifier ({} bytes of code, within EIP-170), batch \
+                 circuit B = {}, {src}",
+                thousands(row.runtime_code_bytes.unwrap_or(0)),
+                row.batch_size
+            ));
+        }
         let statement = match row.statement() {
             Statement::Keys => "",
             Statement::Digest => ", digest statement",
@@ -940,7 +1049,10 @@ mod tests {
     /// fails here, not in users' hands. Update the figures when the bench is re-run.
     #[test]
     fn embedded_bench_output_gives_the_measured_defaults() {
-        let m = Measured::parse(EVM_BENCH_JSON, ECRECOVER_BENCH_JSON, WRAPPER_GAS_JSON).unwrap();
+        let mut m =
+            Measured::parse(EVM_BENCH_JSON, ECRECOVER_BENCH_JSON, WRAPPER_GAS_JSON).unwrap();
+        m.aggregated_digest =
+            Some(aggregated_digest_row(AGGREGATED_DIGEST_JSON, AGGREGATED_DIGEST_PATH).unwrap());
         assert_eq!(&m, Measured::embedded());
         let row = &m.verifier;
         assert_eq!((row.circuit.as_str(), row.batch_size), ("batch", 32));
@@ -991,14 +1103,37 @@ mod tests {
                 assert_eq!((d.public_input_words, d.framing_bytes), (0, 3));
                 assert_eq!(d.wrapper.as_ref(), Some(&m.wrapper));
             }
+            // No digest row in the bench: the aggregated digest verifier, its outer proof
+            // posted with the 12 accumulator words, D computed by the wrapper.
             None => {
-                let err = Params::measured(Statement::Digest).unwrap_err().to_string();
+                let agg = m.aggregated_digest.as_ref().unwrap();
+                assert_eq!(agg.source.as_deref(), Some(AGGREGATED_DIGEST_PATH));
+                assert_eq!((agg.batch_size, agg.k), (32, Some(22)));
+                assert_eq!(agg.proof_bytes, 3_328 + 12 * 32);
+                assert_eq!(agg.verify_gas_execution, 419_814);
+                assert!(agg.runtime_code_bytes.unwrap() <= 24_576);
+                let d = Params::measured(Statement::Digest).unwrap();
+                assert_eq!(d.proof_bytes, agg.proof_bytes);
+                assert_eq!(d.verification_gas, agg.verify_gas_execution);
+                assert_eq!((d.public_input_words, d.framing_bytes), (0, 3));
+                let without = Measured {
+                    aggregated_digest: None,
+                    ..m.clone()
+                };
+                let err = without
+                    .verifier_for(Statement::Digest)
+                    .unwrap_err()
+                    .to_string();
                 assert!(
                     err.contains(EVM_BENCH_PATH) && err.contains("run the EVM bench"),
                     "{err}"
                 );
             }
         }
+        // A malformed or foreign aggregation row is refused.
+        assert!(aggregated_digest_row("{}", "x").is_err());
+        let keys_agg = AGGREGATED_DIGEST_JSON.replace("\"digest\"", "\"keys\"");
+        assert!(aggregated_digest_row(&keys_agg, "x").is_err());
 
         // The bench's own calldata column agrees with `proof_bytes + 32 · public_inputs`.
         let raw: Vec<serde_json::Value> = serde_json::from_str(EVM_BENCH_JSON).unwrap();

@@ -72,6 +72,10 @@ pub struct BenchRow {
     pub creation_code_bytes: Option<u64>,
     /// Whether the runtime code fits EIP-170's 24,576 bytes (informational).
     pub fits_eip170: Option<bool>,
+    /// Where the row was measured when not by the EVM bench (e.g. the aggregated digest
+    /// verifier, [`super::params::AGGREGATED_DIGEST_PATH`]); absent for bench rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// Bytes of calldata per public input in the EVM verifier's layout.
