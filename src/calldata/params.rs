@@ -103,7 +103,7 @@ struct AggregatedShape {
 /// public inputs are the accumulator's 12 and D's 2.
 pub fn aggregated_digest_row(json: &str, path: &str) -> Result<BenchRow, String> {
     let a: AggregatedRow = serde_json::from_str(json).map_err(|e| format!("{path}: {e}"))?;
-    let accumulator = a.outer_public_inputs.checked_sub(2).unwrap_or(0);
+    let accumulator = a.outer_public_inputs.saturating_sub(2);
     if a.circuit != "batch" || a.statement != "digest" || accumulator != 12 {
         return Err(format!(
             "{path}: not the batch circuit's digest statement aggregated (12 accumulator words \
