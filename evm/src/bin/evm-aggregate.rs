@@ -36,8 +36,9 @@ struct Args {
     /// pairs: 2 public inputs) or `keys` (3 per signature).
     #[arg(long = "public", default_value = "digest")]
     statement: Statement,
-    /// log2 rows of the outer (aggregation) circuit.
-    #[arg(long, default_value_t = 21)]
+    /// log2 rows of the outer (aggregation) circuit (22: the smallest whose verifier fits
+    /// EIP-170 for the digest statement; 21 suffices for keys at B = 1).
+    #[arg(long, default_value_t = 22)]
     k: u32,
     /// Lookup bits of the outer circuit's range checks (default k − 1).
     #[arg(long)]
