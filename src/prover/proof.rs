@@ -343,46 +343,60 @@ impl ProofFile {
     /// The public inputs `(h, Q)` of every signature, in order (keys statement; a digest
     /// file names no keys and is refused here).
     pub fn public_inputs(&self) -> Result<Vec<PublicInput>, ProofFileError> {
-        if self.statement != Statement::Keys {
-            return Err(ProofFileError::Field(format!(
-                "the proof states a {}, not public keys",
-                self.statement
-            )));
-        }
-        self.public_inputs
-            .iter()
-            .enumerate()
-            .map(|(i, rec)| {
-                let bad = |what: &str, e: String| {
-                    ProofFileError::Field(format!("public input {i}: {what}: {e}"))
-                };
-                if rec.address.is_some() {
-                    return Err(bad(
-                        "address",
-                        "only a digest proof names addresses (this one states keys)".into(),
-                    ));
-                }
-                let hb: [u8; 32] =
-                    decode_hex_fixed(&rec.msg_hash).map_err(|e| bad("msg_hash", e))?;
-                let h = fq_from_be_bytes(&hb)
-                    .ok_or_else(|| bad("msg_hash", "not below the group order n".into()))?;
-                let key = rec
-                    .pubkey
-                    .as_deref()
-                    .ok_or_else(|| bad("pubkey", "missing".into()))?;
-                let kb = decode_hex(key).map_err(|e| bad("pubkey", e))?;
-                let q = PublicKey::from_sec1(&kb).map_err(|e| bad("pubkey", e.to_string()))?;
-                Ok((h, q.point()))
-            })
-            .collect()
+        self.parse_records(Statement::Keys, "public keys", |rec, bad| {
+            if rec.address.is_some() {
+                return Err(bad(
+                    "address",
+                    "only a digest proof names addresses (this one states keys)".into(),
+                ));
+            }
+            let hb: [u8; 32] = decode_hex_fixed(&rec.msg_hash).map_err(|e| bad("msg_hash", e))?;
+            let h = fq_from_be_bytes(&hb)
+                .ok_or_else(|| bad("msg_hash", "not below the group order n".into()))?;
+            let key = rec
+                .pubkey
+                .as_deref()
+                .ok_or_else(|| bad("pubkey", "missing".into()))?;
+            let kb = decode_hex(key).map_err(|e| bad("pubkey", e))?;
+            let q = PublicKey::from_sec1(&kb).map_err(|e| bad("pubkey", e.to_string()))?;
+            Ok((h, q.point()))
+        })
     }
 
     /// The (signing hash, address) pairs of every signature, in order (digest statement;
     /// refused for a keys file). Checks only their form, not the `digest` field.
     pub fn digest_pairs(&self) -> Result<Vec<DigestPair>, ProofFileError> {
-        if self.statement != Statement::Digest {
+        self.parse_records(Statement::Digest, "a digest of addresses", |rec, bad| {
+            if rec.pubkey.is_some() {
+                return Err(bad(
+                    "pubkey",
+                    "a digest proof names addresses, not keys".into(),
+                ));
+            }
+            let h: [u8; 32] = decode_hex_fixed(&rec.msg_hash).map_err(|e| bad("msg_hash", e))?;
+            let address = rec
+                .address
+                .as_deref()
+                .ok_or_else(|| bad("address", "missing".into()))?;
+            let a: [u8; 20] = decode_hex_fixed(address).map_err(|e| bad("address", e))?;
+            Ok((h, a))
+        })
+    }
+
+    /// Parses every record with `parse` when the file states `want` (else the error "the proof
+    /// states X, not `what`"); `parse` gets a maker of errors that name the record and field.
+    fn parse_records<T>(
+        &self,
+        want: Statement,
+        what: &str,
+        parse: impl Fn(
+            &PublicInputRecord,
+            &dyn Fn(&str, String) -> ProofFileError,
+        ) -> Result<T, ProofFileError>,
+    ) -> Result<Vec<T>, ProofFileError> {
+        if self.statement != want {
             return Err(ProofFileError::Field(format!(
-                "the proof states {}, not a digest of addresses",
+                "the proof states the {} statement, not {what}",
                 self.statement
             )));
         }
@@ -390,23 +404,10 @@ impl ProofFile {
             .iter()
             .enumerate()
             .map(|(i, rec)| {
-                let bad = |what: &str, e: String| {
-                    ProofFileError::Field(format!("public input {i}: {what}: {e}"))
+                let bad = |field: &str, e: String| {
+                    ProofFileError::Field(format!("public input {i}: {field}: {e}"))
                 };
-                if rec.pubkey.is_some() {
-                    return Err(bad(
-                        "pubkey",
-                        "a digest proof names addresses, not keys".into(),
-                    ));
-                }
-                let h: [u8; 32] =
-                    decode_hex_fixed(&rec.msg_hash).map_err(|e| bad("msg_hash", e))?;
-                let address = rec
-                    .address
-                    .as_deref()
-                    .ok_or_else(|| bad("address", "missing".into()))?;
-                let a: [u8; 20] = decode_hex_fixed(address).map_err(|e| bad("address", e))?;
-                Ok((h, a))
+                parse(rec, &bad)
             })
             .collect()
     }
@@ -675,7 +676,7 @@ mod tests {
             .public_inputs()
             .unwrap_err()
             .to_string()
-            .contains("states a digest"));
+            .contains("states the digest statement"));
         assert!(sample().digest_pairs().is_err());
     }
 
