@@ -360,6 +360,9 @@ fn valid_batch_proves_and_verifies_and_tampering_is_caught() {
         "{}",
         text(&c)
     );
+    // A keys proof file is modelled under the keys statement (its bytes are a keys proof's).
+    let cj: serde_json::Value = serde_json::from_slice(&c.stdout).unwrap();
+    assert_eq!(cj["params"]["statement"], "keys", "{cj}");
 
     // Valid, alone and against its batch file.
     let o = verify(&proof, None, &params);

@@ -192,6 +192,9 @@ fn help_row() -> (batch_ecdsa::calldata::proof_file::BenchRow, &'static str) {
 /// digest verifier is not measured yet: its generated Solidity does not compile with solc-js,
 /// see the README). `--public digest` insists on digest figures.
 fn default_statement(cli: &Cli) -> Statement {
+    if let Some(st) = cli.proof.as_deref().and_then(proof_file_statement) {
+        return st;
+    }
     let given =
         cli.proof.is_some() || (cli.proof_bytes.is_some() && cli.verification_gas.is_some());
     if given || Measured::embedded().verifier_for(Statement::Digest).is_ok() {
@@ -202,6 +205,20 @@ fn default_statement(cli: &Cli) -> Statement {
          the digest statement yet (pass --public digest to require one)"
     );
     Statement::Keys
+}
+
+/// The statement of a `prove` proof file (its `statement` field; absent: keys), or `None` when
+/// `path` is not a readable proof file (e.g. a bench file: its rows name their statements).
+/// Modelling a keys proof's bytes with the digest verifier's gas would mix two proofs.
+fn proof_file_statement(path: &std::path::Path) -> Option<Statement> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let o = v.as_object()?;
+    o.get("proof")?.as_str()?;
+    match o.get("statement").and_then(|s| s.as_str()) {
+        Some("digest") => Some(Statement::Digest),
+        _ => Some(Statement::Keys),
+    }
 }
 
 /// Who measured a default row: the EVM bench, or (a row with a `source`) `evm-aggregate`.
