@@ -222,10 +222,19 @@ fn raw_values(w: &SignatureWitness, statement: Statement) -> Vec<Native> {
     out
 }
 
+/// `v` if it fits in 256 bits (three limbs), else `repl`: a raw phase-0 value replaced as
+/// the phase-1 load of it is replaced ([`raw_values`]).
+pub(crate) fn fit_256(v: &BigUint, repl: BigUint) -> BigUint {
+    if v.bits() <= 256 {
+        v.clone()
+    } else {
+        repl
+    }
+}
+
 /// The limbs of `x(R)`, `y(R)`, `s` ([`raw_values`]).
 fn raw_signature_values(w: &SignatureWitness) -> [Native; RAW_CELLS_PER_SIGNATURE] {
-    let two256 = BigUint::from(1u8) << 256;
-    let fit = |v: &BigUint, repl: BigUint| if *v < two256 { v.clone() } else { repl };
+    let fit = fit_256;
     let p = crate::bigint::modulus::<Fp>();
     let n = crate::bigint::modulus::<Fq>();
     let vals = [

@@ -312,8 +312,7 @@ const UNUSABLE_MARGIN: usize = 64;
 /// `h` (the signing hash), `x(Q)`, `y(Q)`, with values `≥ 2^256` replaced as the phase-1
 /// loads replace them (`n`, `p`, `p`) so both sides agree.
 pub(crate) fn committed_statement(w: &SignatureWitness) -> [BigUint; 3] {
-    let two256 = BigUint::from(1u8) << 256;
-    let fit = |v: &BigUint, repl: BigUint| if *v < two256 { v.clone() } else { repl };
+    let fit = super::batch::fit_256;
     [
         fit(&w.hash, modulus::<Fq>()),
         fit(&w.q.0, modulus::<Fp>()),
