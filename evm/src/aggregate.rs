@@ -22,7 +22,7 @@ use batch_ecdsa::batch_file::Policy;
 use batch_ecdsa::prover::circuit::{witnesses_from_batch, CircuitKind};
 use batch_ecdsa::prover::params::load_or_create_dev;
 use batch_ecdsa::prover::transcript::evm_calldata;
-use batch_ecdsa_circuits::ecdsa::{BatchEcdsaCircuit, Statement};
+use batch_ecdsa_circuits::ecdsa::{BatchEcdsaCircuit, SignatureWitness, Statement};
 use batch_ecdsa_circuits::plan::Plan;
 use halo2_proofs::halo2curves::bn256::{Bn256, Fr, G1Affine};
 use halo2_proofs::plonk::{keygen_pk, keygen_vk, ProvingKey, VerifyingKey};
@@ -50,6 +50,8 @@ pub const ACCUMULATOR_LIMBS: usize = 4 * snark_verifier_sdk::LIMBS;
 /// The inner batch proof, ready for the aggregation circuit.
 pub struct Inner {
     pub snark: Snark,
+    /// B, its signatures.
+    pub batch_size: usize,
     /// log2 rows of the inner circuit.
     pub k: u32,
     pub keygen: Duration,
@@ -139,11 +141,25 @@ pub fn same_srs(a: &ParamsKZG<Bn256>, b: &ParamsKZG<Bn256>) -> bool {
 /// snark-verifier's Poseidon transcript (SHPLONK), under the development parameters of the
 /// circuit's k.
 pub fn inner_snark(b: usize, statement: Statement, params_dir: &Path) -> Result<Inner, String> {
-    let kind = CircuitKind::Batch;
-    let plan = Plan::new_for(kind, b, kind.default_window(), statement);
     let file = demo_file(b)?;
     let witnesses =
         witnesses_from_batch(&file, Policy::default(), true).map_err(|e| e.to_string())?;
+    inner_snark_of(witnesses, statement, params_dir)
+}
+
+/// A batch-circuit proof of `witnesses` (checked by the caller) stating `statement`, as
+/// [`inner_snark`]: the circuit planned for their number, snark-verifier's Poseidon
+/// transcript, the development parameters of the circuit's k.
+pub fn inner_snark_of(
+    witnesses: Vec<SignatureWitness>,
+    statement: Statement,
+    params_dir: &Path,
+) -> Result<Inner, String> {
+    if witnesses.is_empty() {
+        return Err("an empty batch proves nothing".into());
+    }
+    let kind = CircuitKind::Batch;
+    let plan = Plan::new_for(kind, witnesses.len(), kind.default_window(), statement);
     let circuit = BatchEcdsaCircuit::new(plan.params.clone(), witnesses, plan.window)
         .with_statement(statement);
     let inner_params = dev_params(params_dir, plan.k)?;
@@ -166,6 +182,7 @@ pub fn inner_snark(b: usize, statement: Statement, params_dir: &Path) -> Result<
     let prove = t.elapsed();
     Ok(Inner {
         snark: Snark::new(protocol, instances, proof),
+        batch_size: plan.batch_size,
         k: plan.k,
         keygen,
         prove,
@@ -323,27 +340,44 @@ pub struct AggregateMeasured {
     pub calldata: Vec<u8>,
 }
 
-/// The prototype end to end for `b` signatures and the outer `shape`, under the development
-/// parameters in `params_dir` (one SRS for both circuits): inner proof, outer keys and proof, the
-/// outer verifier compiled, deployed (under EIP-170 when it fits) and called; a flipped
-/// proof byte and a changed inner public input must be rejected. `log` hears each step.
-pub fn measure_aggregation(
-    b: usize,
-    statement: Statement,
-    shape: OuterShape,
-    params_dir: &Path,
-    solc: &Solc,
-    log: &dyn Fn(&str),
-) -> Result<AggregateMeasured, String> {
-    let inner = inner_snark(b, statement, params_dir)?;
-    log(&format!(
-        "inner: B = {b}, {statement}, k = {}, keygen {:.1} s, prove {:.1} s, proof {} bytes, {} public inputs",
+/// The log line of an inner proof.
+pub fn inner_line(inner: &Inner, statement: Statement) -> String {
+    format!(
+        "inner: B = {}, {statement}, k = {}, keygen {:.1} s, prove {:.1} s, proof {} bytes, {} public inputs",
+        inner.batch_size,
         inner.k,
         inner.keygen.as_secs_f64(),
         inner.prove.as_secs_f64(),
         inner.snark.proof.len(),
         inner.snark.instances[0].len()
-    ));
+    )
+}
+
+/// An inner proof aggregated: the outer proof, its public inputs and its verifier.
+pub struct Aggregated {
+    pub layout: OuterLayout,
+    pub outer_keygen: Duration,
+    pub outer_prove: Duration,
+    /// The outer public inputs: the accumulator's [`ACCUMULATOR_LIMBS`] limbs, then the inner
+    /// proof's public inputs (checked here).
+    pub instance: Vec<Fr>,
+    /// The outer proof (Keccak transcript, SHPLONK).
+    pub proof: Vec<u8>,
+    /// The outer verifier's Solidity and bytecode.
+    pub solidity: String,
+    pub compiled: Compiled,
+}
+
+/// Aggregates `inner` in the outer circuit of `shape` under the development parameters in
+/// `params_dir` (one SRS for both circuits): outer keys, outer proof (verified natively), the
+/// outer verifier generated and compiled. `log` hears each step.
+pub fn aggregate(
+    inner: &Inner,
+    shape: OuterShape,
+    params_dir: &Path,
+    solc: &Solc,
+    log: &dyn Fn(&str),
+) -> Result<Aggregated, String> {
     if inner.k > shape.k {
         return Err(format!(
             "the inner circuit's k = {} exceeds the outer k = {}",
@@ -374,6 +408,40 @@ pub fn measure_aggregation(
         return Err("the outer public inputs are not the accumulator and the inner proof's".into());
     }
     let (solidity, compiled) = outer_verifier(&params, keys.pk.get_vk(), instance.len(), solc)?;
+    Ok(Aggregated {
+        layout: keys.layout,
+        outer_keygen: keys.keygen,
+        outer_prove: prove,
+        instance,
+        proof,
+        solidity,
+        compiled,
+    })
+}
+
+/// The prototype end to end for `b` signatures and the outer `shape`, under the development
+/// parameters in `params_dir` (one SRS for both circuits): inner proof, outer keys and proof, the
+/// outer verifier compiled, deployed (under EIP-170 when it fits) and called; a flipped
+/// proof byte and a changed inner public input must be rejected. `log` hears each step.
+pub fn measure_aggregation(
+    b: usize,
+    statement: Statement,
+    shape: OuterShape,
+    params_dir: &Path,
+    solc: &Solc,
+    log: &dyn Fn(&str),
+) -> Result<AggregateMeasured, String> {
+    let inner = inner_snark(b, statement, params_dir)?;
+    log(&inner_line(&inner, statement));
+    let Aggregated {
+        layout,
+        outer_keygen,
+        outer_prove: prove,
+        instance,
+        proof,
+        solidity,
+        compiled,
+    } = aggregate(&inner, shape, params_dir, solc, log)?;
     let data = evm_calldata(&instance, &proof);
     let (gas, deploy_gas, runtime, fits) = deploy_and_call(&compiled, &data)?;
     if gas.on_floor() {
@@ -402,8 +470,8 @@ pub fn measure_aggregation(
         inner_proof_bytes: inner.snark.proof.len() as u64,
         inner_keygen_s: inner.keygen.as_secs_f64(),
         inner_prove_s: inner.prove.as_secs_f64(),
-        outer: keys.layout.clone(),
-        outer_keygen_s: keys.keygen.as_secs_f64(),
+        outer: layout,
+        outer_keygen_s: outer_keygen.as_secs_f64(),
         outer_prove_s: prove.as_secs_f64(),
         outer_proof_bytes: proof.len() as u64,
         outer_public_inputs: instance.len() as u64,

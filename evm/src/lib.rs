@@ -11,7 +11,10 @@
 //! - [`ecrecover`]: the path a proof replaces for a bridge or committee, N `ecrecover`s in a
 //!   Solidity loop, measured in the same EVM;
 //! - [`wrapper`]: the digest wrapper a rollup calls with its signing payloads (or hashes),
-//!   senders and proof: it recomputes the digest-mode public input D and calls the verifier.
+//!   senders and proof: it recomputes the digest-mode public input D and calls the verifier;
+//! - [`aggregated`]: the aggregated proof folder (the batch proof verified inside an
+//!   aggregation circuit, whose verifier fits EIP-170), checked on the EVM with the wrapper;
+//!   `aggregate` (feature `aggregate`) makes it.
 //!
 //! What the deployed verifier checks: the calldata is the instance column as 32-byte words
 //! followed by the proof (`batch_ecdsa::prover::transcript::evm_calldata`); it returns
@@ -22,6 +25,7 @@
 
 #[cfg(feature = "aggregate")]
 pub mod aggregate;
+pub mod aggregated;
 pub mod chain;
 pub mod ecrecover;
 pub mod generate;

@@ -143,7 +143,7 @@ impl KeccakState {
 }
 
 /// A scalar as one 32-byte big-endian word.
-fn scalar_word(s: &Fr) -> [u8; 32] {
+pub fn scalar_word(s: &Fr) -> [u8; 32] {
     let mut w = s.to_repr();
     w.reverse();
     w

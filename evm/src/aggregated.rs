@@ -1,0 +1,602 @@
+//! The aggregated proof folder: what `prove-aggregated` (feature `aggregate`) writes for a
+//! user's batch and `verify-aggregated` checks on an EVM, the route by which a batch proof is
+//! verified on Ethereum within EIP-170.
+//!
+//! The batch proof (inner) is verified inside snark-verifier-sdk's aggregation circuit
+//! (outer, [`crate::aggregate`]); the outer proof's verifier is small and generic in the
+//! inner circuit. The outer public inputs are the KZG accumulator ([`ACCUMULATOR_WORDS`]
+//! words), then the inner proof's: D_hi, D_lo under the digest statement, 3 per signature
+//! under keys.
+//!
+//! ## The folder
+//! - [`PROOF_FILE`] ([`AggregatedProofFile`]): statement, B, both k, the (signing hash,
+//!   address) pairs and D (digest), the inner public inputs, the accumulator words, the outer
+//!   proof.
+//! - [`VERIFIER_FILE`]: the outer verifier's Solidity, the contract to deploy. It is generated
+//!   from the outer verifying key, which embeds the inner one: one verifier per circuit and B.
+//! - [`VERIFIER_CALLDATA_FILE`]: the verifier's calldata (accumulator ‖ inner public inputs ‖
+//!   outer proof).
+//! - [`WRAPPER_CALLDATA_FILE`] (digest): the wrapper's call with the batch
+//!   (`verifyTransactions` with the signing payloads when the batch was transactions,
+//!   `verifyHashes` otherwise) and `accumulator ‖ outer proof` as its `proof`.
+//!
+//! ## What [`verify_on_chain`] checks
+//! The file's own consistency (D is the pairs' digest, the inner public inputs are D's
+//! words), then in revm with EIP-170 enforced: the verifier deploys, accepts the calldata
+//! built **from the file's statement** (never read from the calldata file), and under the
+//! digest statement the wrapper ([`crate::wrapper`], deployed with the accumulator as prefix
+//! words) in front of it accepts the batch and returns D. The caller compares the pairs with
+//! the batch it holds ([`check_pairs`]). It trusts the verifier's Solidity it is given:
+//! re-deriving it from the circuit takes the outer keygen (`prove-aggregated`).
+
+use std::path::Path;
+
+use batch_ecdsa::hexfmt::{decode_hex, decode_hex_fixed, encode_hex};
+use batch_ecdsa::native::digest::{batch_digest, digest_words};
+use batch_ecdsa::prover::proof::DigestPair;
+use batch_ecdsa_circuits::ecdsa::Statement;
+use serde::{Deserialize, Serialize};
+
+use crate::chain::{deploy, CallGas, CallOutcome};
+use crate::solc::{Compiled, Solc};
+use crate::wrapper::{
+    verify_hashes_calldata, verify_transactions_calldata, wrapper_proof, WrapperChain, WrapperCode,
+    WrapperRevert, AGGREGATED_PREFIX_WORDS,
+};
+use crate::EIP170_CODE_LIMIT;
+
+/// The folder's proof file.
+pub const PROOF_FILE: &str = "aggregated.json";
+/// The outer verifier's Solidity.
+pub const VERIFIER_FILE: &str = "AggregationVerifier.sol";
+/// The verifier's calldata, hex.
+pub const VERIFIER_CALLDATA_FILE: &str = "verifier-calldata.hex";
+/// The wrapper's calldata, hex (digest statement).
+pub const WRAPPER_CALLDATA_FILE: &str = "wrapper-calldata.hex";
+/// [`AggregatedProofFile::format`].
+pub const FORMAT: &str = "batch-ecdsa aggregated proof v1";
+/// Words of the KZG accumulator before the inner public inputs.
+pub const ACCUMULATOR_WORDS: usize = AGGREGATED_PREFIX_WORDS;
+
+/// One signature of the digest statement: its raw signing hash and its signer's address.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PairRecord {
+    pub msg_hash: String,
+    pub address: String,
+}
+
+/// The folder's proof file (module doc).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AggregatedProofFile {
+    /// [`FORMAT`].
+    pub format: String,
+    /// `digest` or `keys`: the inner proof's statement.
+    pub statement: String,
+    /// B.
+    pub batch_size: usize,
+    /// log2 rows of the inner (batch) and outer (aggregation) circuits.
+    pub inner_k: u32,
+    pub outer_k: u32,
+    /// Which KZG parameters: the INSECURE development setup (a prototype, not a deployment).
+    pub params: String,
+    /// Digest: per signature (raw signing hash, address), in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub records: Vec<PairRecord>,
+    /// Digest: D = keccak256(h₀ ‖ a₀ ‖ …), hex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+    /// The inner proof's public inputs, 32-byte words hex.
+    pub inner_public_inputs: Vec<String>,
+    /// The accumulator, [`ACCUMULATOR_WORDS`] 32-byte words hex.
+    pub accumulator: Vec<String>,
+    /// The outer proof, hex.
+    pub proof: String,
+}
+
+/// The file's contents, decoded and checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decoded {
+    pub statement: Statement,
+    /// Digest: the pairs, in order (empty under keys).
+    pub pairs: Vec<DigestPair>,
+    /// Digest: D.
+    pub digest: Option<[u8; 32]>,
+    pub inner_public_inputs: Vec<[u8; 32]>,
+    pub accumulator: Vec<[u8; 32]>,
+    pub proof: Vec<u8>,
+}
+
+impl Decoded {
+    /// The verifier's calldata: accumulator ‖ inner public inputs ‖ outer proof.
+    pub fn verifier_calldata(&self) -> Vec<u8> {
+        let mut out = self.accumulator.concat();
+        out.extend(self.inner_public_inputs.concat());
+        out.extend_from_slice(&self.proof);
+        out
+    }
+
+    /// The wrapper's `proof` argument: accumulator ‖ outer proof.
+    pub fn wrapper_proof(&self) -> Vec<u8> {
+        wrapper_proof(&self.accumulator, &self.proof)
+    }
+}
+
+/// Why an aggregated proof was not accepted. [`AggregatedError::exit_code`]: 1 when the proof
+/// or its statement is wrong, 2 for bad input or the environment.
+#[derive(Debug, thiserror::Error)]
+pub enum AggregatedError {
+    #[error("{0}")]
+    Invalid(String),
+    #[error("{0}")]
+    BadInput(String),
+}
+
+impl AggregatedError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            AggregatedError::Invalid(_) => 1,
+            AggregatedError::BadInput(_) => 2,
+        }
+    }
+}
+
+fn bad(what: impl Into<String>) -> AggregatedError {
+    AggregatedError::BadInput(what.into())
+}
+
+fn word(text: &str, what: &str) -> Result<[u8; 32], AggregatedError> {
+    decode_hex_fixed::<32>(text).map_err(|e| bad(format!("{what}: {e}")))
+}
+
+impl AggregatedProofFile {
+    /// The file for `statement`, its pairs (digest), inner public inputs, accumulator and
+    /// outer proof.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        statement: Statement,
+        batch_size: usize,
+        inner_k: u32,
+        outer_k: u32,
+        pairs: &[DigestPair],
+        inner_public_inputs: &[[u8; 32]],
+        accumulator: &[[u8; 32]],
+        proof: &[u8],
+    ) -> Self {
+        let digest = (statement == Statement::Digest).then(|| encode_hex(&batch_digest(pairs)));
+        AggregatedProofFile {
+            format: FORMAT.into(),
+            statement: statement.to_string(),
+            batch_size,
+            inner_k,
+            outer_k,
+            params: "development setup (INSECURE: its trapdoor is public)".into(),
+            records: pairs
+                .iter()
+                .map(|(h, a)| PairRecord {
+                    msg_hash: encode_hex(h),
+                    address: encode_hex(a),
+                })
+                .collect(),
+            digest,
+            inner_public_inputs: inner_public_inputs.iter().map(|w| encode_hex(w)).collect(),
+            accumulator: accumulator.iter().map(|w| encode_hex(w)).collect(),
+            proof: encode_hex(proof),
+        }
+    }
+
+    /// Reads the proof file of `dir`.
+    pub fn load(dir: &Path) -> Result<Self, AggregatedError> {
+        let path = dir.join(PROOF_FILE);
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| bad(format!("cannot read {}: {e}", path.display())))?;
+        serde_json::from_str(&text).map_err(|e| bad(format!("{}: {e}", path.display())))
+    }
+
+    /// Decodes and checks the file: format, statement, counts, and under the digest
+    /// statement D = the pairs' digest and inner public inputs = D_hi, D_lo (a mismatch is
+    /// [`AggregatedError::Invalid`]: the file states something its proof does not).
+    pub fn decode(&self) -> Result<Decoded, AggregatedError> {
+        if self.format != FORMAT {
+            return Err(bad(format!(
+                "format is {:?}, expected {FORMAT:?}",
+                self.format
+            )));
+        }
+        let statement: Statement = self.statement.parse().map_err(bad)?;
+        if self.batch_size == 0 {
+            return Err(bad("batch_size is 0: an empty batch proves nothing"));
+        }
+        let words = |v: &[String], what: &str| -> Result<Vec<[u8; 32]>, AggregatedError> {
+            v.iter()
+                .enumerate()
+                .map(|(i, w)| word(w, &format!("{what} {i}")))
+                .collect()
+        };
+        let inner_public_inputs = words(&self.inner_public_inputs, "inner public input")?;
+        let accumulator = words(&self.accumulator, "accumulator word")?;
+        if accumulator.len() != ACCUMULATOR_WORDS {
+            return Err(bad(format!(
+                "{} accumulator words, expected {ACCUMULATOR_WORDS}",
+                accumulator.len()
+            )));
+        }
+        let proof = decode_hex(&self.proof).map_err(|e| bad(format!("proof: {e}")))?;
+        if proof.is_empty() {
+            return Err(bad("the proof is empty"));
+        }
+        let (pairs, digest) = match statement {
+            Statement::Keys => {
+                if !self.records.is_empty() || self.digest.is_some() {
+                    return Err(bad("a keys file has no records or digest"));
+                }
+                if inner_public_inputs.len() != 3 * self.batch_size {
+                    return Err(bad(format!(
+                        "{} inner public inputs, expected 3 per signature ({})",
+                        inner_public_inputs.len(),
+                        3 * self.batch_size
+                    )));
+                }
+                (Vec::new(), None)
+            }
+            Statement::Digest => {
+                if self.records.len() != self.batch_size {
+                    return Err(bad(format!(
+                        "{} records for batch_size {}",
+                        self.records.len(),
+                        self.batch_size
+                    )));
+                }
+                let pairs = self
+                    .records
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| {
+                        Ok((
+                            word(&r.msg_hash, &format!("signature {i}: msg_hash"))?,
+                            decode_hex_fixed::<20>(&r.address)
+                                .map_err(|e| bad(format!("signature {i}: address: {e}")))?,
+                        ))
+                    })
+                    .collect::<Result<Vec<DigestPair>, AggregatedError>>()?;
+                let stated = word(
+                    self.digest
+                        .as_deref()
+                        .ok_or_else(|| bad("a digest file needs its digest"))?,
+                    "digest",
+                )?;
+                let d = batch_digest(&pairs);
+                if stated != d {
+                    return Err(AggregatedError::Invalid(format!(
+                        "the file's digest {} is not its pairs' D = {}",
+                        encode_hex(&stated),
+                        encode_hex(&d)
+                    )));
+                }
+                if inner_public_inputs != digest_words(&d) {
+                    return Err(AggregatedError::Invalid(
+                        "the inner public inputs are not D_hi, D_lo of the pairs".into(),
+                    ));
+                }
+                (pairs, Some(d))
+            }
+        };
+        Ok(Decoded {
+            statement,
+            pairs,
+            digest,
+            inner_public_inputs,
+            accumulator,
+            proof,
+        })
+    }
+}
+
+/// Compares the file's pairs with the batch's, naming every signature (or transaction) that
+/// differs and a count mismatch ([`AggregatedError::Invalid`]).
+pub fn check_pairs(
+    file: &[DigestPair],
+    batch: &[DigestPair],
+    item: &str,
+) -> Result<(), AggregatedError> {
+    if file.len() != batch.len() {
+        return Err(AggregatedError::Invalid(format!(
+            "the proof is of {} signatures, the batch has {}",
+            file.len(),
+            batch.len()
+        )));
+    }
+    let differ: Vec<String> = file
+        .iter()
+        .zip(batch)
+        .enumerate()
+        .filter(|(_, (f, b))| f != b)
+        .map(|(i, (f, b))| {
+            let what = match (f.0 == b.0, f.1 == b.1) {
+                (false, false) => "signing hash and address",
+                (false, true) => "signing hash",
+                _ => "address",
+            };
+            format!("{item} {i}: its {what} differ from the proof's")
+        })
+        .collect();
+    if differ.is_empty() {
+        Ok(())
+    } else {
+        Err(AggregatedError::Invalid(differ.join("; ")))
+    }
+}
+
+/// What the verifier (and, under the digest statement, the wrapper) did on the EVM.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OnChain {
+    pub verifier_runtime_code_bytes: usize,
+    pub verifier_deploy_gas: u64,
+    /// The verifier called with [`Decoded::verifier_calldata`].
+    pub verifier_calldata_bytes: usize,
+    pub verifier_total_gas: u64,
+    pub verifier_execution_gas: u64,
+    /// Digest: the wrapper's call (`verifyTransactions` with payloads, else `verifyHashes`).
+    pub wrapper_call: Option<String>,
+    pub wrapper_calldata_bytes: Option<usize>,
+    pub wrapper_total_gas: Option<u64>,
+    pub wrapper_execution_gas: Option<u64>,
+}
+
+fn gas_of(outcome: &CallOutcome, what: &str) -> Result<CallGas, AggregatedError> {
+    match outcome {
+        CallOutcome::Accepted(g) => Ok(*g),
+        CallOutcome::Rejected { reason, .. } => Err(AggregatedError::Invalid(format!(
+            "{what}: the verifier rejects the proof ({reason})"
+        ))),
+    }
+}
+
+/// The wrapper's calldata for the decoded file: `verifyTransactions(payloads, senders,
+/// accumulator ‖ proof)` with `payloads` (each the signing payload whose keccak256 is the
+/// pair's hash, checked), else `verifyHashes(hashes, senders, accumulator ‖ proof)`.
+pub fn wrapper_calldata(
+    decoded: &Decoded,
+    payloads: Option<&[Vec<u8>]>,
+) -> Result<(Vec<u8>, &'static str), AggregatedError> {
+    let senders: Vec<[u8; 20]> = decoded.pairs.iter().map(|p| p.1).collect();
+    let proof = decoded.wrapper_proof();
+    match payloads {
+        Some(p) => {
+            let hashes: Vec<DigestPair> = p
+                .iter()
+                .zip(&senders)
+                .map(|(p, a)| (batch_ecdsa::native::hash::keccak256(p), *a))
+                .collect();
+            check_pairs(&decoded.pairs, &hashes, "transaction")?;
+            verify_transactions_calldata(p, &senders, &proof)
+                .map(|c| (c, "verifyTransactions"))
+                .map_err(|e| bad(e.to_string()))
+        }
+        None => {
+            let hashes: Vec<[u8; 32]> = decoded.pairs.iter().map(|p| p.0).collect();
+            verify_hashes_calldata(&hashes, &senders, &proof)
+                .map(|c| (c, "verifyHashes"))
+                .map_err(|e| bad(e.to_string()))
+        }
+    }
+}
+
+/// Checks the decoded proof on an EVM (module doc): `verifier_sol` compiled with `solc`,
+/// deployed with EIP-170 enforced, called with the calldata of the file's statement; under
+/// the digest statement, also through the wrapper with `payloads` (the signing payloads, in
+/// order) or the pairs' hashes, which must return D. [`verify_compiled`] after compiling.
+pub fn verify_on_chain(
+    decoded: &Decoded,
+    verifier_sol: &str,
+    payloads: Option<&[Vec<u8>]>,
+    solc: &Solc,
+) -> Result<OnChain, AggregatedError> {
+    let verifier = solc
+        .compile(verifier_sol)
+        .map_err(|e| bad(format!("the verifier does not compile: {e}")))?;
+    let code = WrapperCode::compile(solc).map_err(bad)?;
+    verify_compiled(decoded, &verifier, &code.wrapper, payloads)
+}
+
+/// [`verify_on_chain`] with the verifier and the wrapper already compiled.
+pub fn verify_compiled(
+    decoded: &Decoded,
+    verifier: &Compiled,
+    wrapper: &Compiled,
+    payloads: Option<&[Vec<u8>]>,
+) -> Result<OnChain, AggregatedError> {
+    if verifier.runtime.len() > EIP170_CODE_LIMIT {
+        return Err(bad(format!(
+            "the verifier's runtime code is {} bytes, over EIP-170's {EIP170_CODE_LIMIT}: it \
+             does not deploy on Ethereum",
+            verifier.runtime.len()
+        )));
+    }
+    let calldata = decoded.verifier_calldata();
+    let mut direct = deploy(&verifier.creation, false).map_err(bad)?;
+    let (deploy_gas, runtime) = (direct.deploy_gas, direct.runtime_bytes);
+    let gas = gas_of(&direct.call(&calldata).map_err(bad)?, "called directly")?;
+    let mut on_chain = OnChain {
+        verifier_runtime_code_bytes: runtime,
+        verifier_deploy_gas: deploy_gas,
+        verifier_calldata_bytes: calldata.len(),
+        verifier_total_gas: gas.total,
+        verifier_execution_gas: gas.execution(),
+        wrapper_call: None,
+        wrapper_calldata_bytes: None,
+        wrapper_total_gas: None,
+        wrapper_execution_gas: None,
+    };
+    let Some(d) = decoded.digest else {
+        return Ok(on_chain);
+    };
+    let mut chain =
+        WrapperChain::deploy(wrapper, &verifier.creation, false, ACCUMULATOR_WORDS).map_err(bad)?;
+    let (data, call) = wrapper_calldata(decoded, payloads)?;
+    match chain.verify(&data) {
+        Ok((returned, gas)) if returned == d => {
+            on_chain.wrapper_call = Some(call.into());
+            on_chain.wrapper_calldata_bytes = Some(data.len());
+            on_chain.wrapper_total_gas = Some(gas.total);
+            on_chain.wrapper_execution_gas = Some(gas.execution());
+            Ok(on_chain)
+        }
+        Ok((returned, _)) => Err(AggregatedError::Invalid(format!(
+            "the wrapper returned {}, not D = {}",
+            encode_hex(&returned),
+            encode_hex(&d)
+        ))),
+        Err(WrapperRevert::ProofRejected) => Err(AggregatedError::Invalid(format!(
+            "{call} through the wrapper: the verifier rejects the proof for this batch"
+        ))),
+        Err(other) => Err(bad(format!(
+            "{call} through the wrapper reverted: {other:?}"
+        ))),
+    }
+}
+
+/// Writes the folder `dir` (module doc) all at once: the files go to a temporary folder
+/// beside it, which is renamed to `dir`; `dir` must not exist yet, or be empty.
+pub fn write_folder(
+    dir: &Path,
+    file: &AggregatedProofFile,
+    verifier_sol: &str,
+    wrapper_calldata: Option<&[u8]>,
+) -> Result<(), String> {
+    let decoded = file.decode().map_err(|e| e.to_string())?;
+    if dir.exists() {
+        let empty = std::fs::read_dir(dir)
+            .map_err(|e| format!("{}: {e}", dir.display()))?
+            .next()
+            .is_none();
+        if !empty {
+            return Err(format!(
+                "{} exists and is not empty: nothing is overwritten",
+                dir.display()
+            ));
+        }
+        std::fs::remove_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let name = dir
+        .file_name()
+        .ok_or_else(|| format!("{}: not a folder name", dir.display()))?;
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    let tmp = parent.join(format!(
+        ".{}.tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = (|| -> std::io::Result<()> {
+        std::fs::create_dir(&tmp)?;
+        let json = serde_json::to_string_pretty(file).map_err(std::io::Error::other)?;
+        std::fs::write(tmp.join(PROOF_FILE), json + "\n")?;
+        std::fs::write(tmp.join(VERIFIER_FILE), verifier_sol)?;
+        std::fs::write(
+            tmp.join(VERIFIER_CALLDATA_FILE),
+            hex::encode(decoded.verifier_calldata()) + "\n",
+        )?;
+        if let Some(w) = wrapper_calldata {
+            std::fs::write(tmp.join(WRAPPER_CALLDATA_FILE), hex::encode(w) + "\n")?;
+        }
+        std::fs::rename(&tmp, dir)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(format!("cannot write {}: {e}", dir.display()));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(b: usize) -> Vec<DigestPair> {
+        (0..b)
+            .map(|i| ([i as u8 + 1; 32], [0xa0 + i as u8; 20]))
+            .collect()
+    }
+
+    fn file(b: usize) -> AggregatedProofFile {
+        let p = pairs(b);
+        let words = digest_words(&batch_digest(&p));
+        AggregatedProofFile::new(
+            Statement::Digest,
+            b,
+            14,
+            22,
+            &p,
+            &words,
+            &[[7u8; 32]; ACCUMULATOR_WORDS],
+            &[1, 2, 3],
+        )
+    }
+
+    #[test]
+    fn a_digest_file_round_trips_and_builds_its_calldata() {
+        let f = file(3);
+        let json = serde_json::to_string(&f).unwrap();
+        let back: AggregatedProofFile = serde_json::from_str(&json).unwrap();
+        let d = back.decode().unwrap();
+        assert_eq!(d.pairs, pairs(3));
+        let data = d.verifier_calldata();
+        assert_eq!(data.len(), 32 * (ACCUMULATOR_WORDS + 2) + 3);
+        assert_eq!(
+            &data[32 * ACCUMULATOR_WORDS..32 * (ACCUMULATOR_WORDS + 2)],
+            {
+                let w = digest_words(&batch_digest(&pairs(3)));
+                &w.concat()[..]
+            }
+        );
+        assert_eq!(d.wrapper_proof().len(), 32 * ACCUMULATOR_WORDS + 3);
+    }
+
+    #[test]
+    fn a_file_that_misstates_its_digest_is_invalid() {
+        let mut f = file(2);
+        f.records[1].address = encode_hex(&[0xff; 20]);
+        assert!(matches!(f.decode(), Err(AggregatedError::Invalid(_))));
+        let mut f = file(2);
+        f.inner_public_inputs[0] = encode_hex(&[0; 32]);
+        assert!(matches!(f.decode(), Err(AggregatedError::Invalid(_))));
+        let mut f = file(2);
+        f.accumulator.pop();
+        assert!(matches!(f.decode(), Err(AggregatedError::BadInput(_))));
+        let mut f = file(2);
+        f.batch_size = 3;
+        assert!(matches!(f.decode(), Err(AggregatedError::BadInput(_))));
+    }
+
+    #[test]
+    fn check_pairs_names_each_differing_signature() {
+        let a = pairs(3);
+        let mut b = a.clone();
+        b[1].1[0] ^= 1;
+        b[2].0[0] ^= 1;
+        let e = check_pairs(&a, &b, "transaction").unwrap_err().to_string();
+        assert!(e.contains("transaction 1: its address"), "{e}");
+        assert!(e.contains("transaction 2: its signing hash"), "{e}");
+        assert!(!e.contains("transaction 0"), "{e}");
+        assert!(check_pairs(&a, &a[..2], "signature").is_err());
+        assert!(check_pairs(&a, &a, "signature").is_ok());
+    }
+
+    #[test]
+    fn a_folder_is_written_whole_and_never_over_another() {
+        let base = std::env::temp_dir().join(format!("agg-folder-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let dir = base.join("out");
+        write_folder(&dir, &file(2), "contract V {}", Some(&[1, 2])).unwrap();
+        let back = AggregatedProofFile::load(&dir).unwrap();
+        assert_eq!(back, file(2));
+        assert!(dir.join(WRAPPER_CALLDATA_FILE).exists());
+        assert!(write_folder(&dir, &file(2), "contract V {}", None).is_err());
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+}

@@ -1,0 +1,235 @@
+//! `prove-aggregated [--batch FILE | --txs FILE [--chain-id N ...] | --count B [--seed S]]
+//! [--public digest|keys] [--k K] [--params-dir DIR] --out-dir DIR [--json]` (feature
+//! `aggregate`): a user's batch proven for Ethereum. Proves the batch with the batch circuit
+//! (snark-verifier's Poseidon transcript), verifies that proof inside the aggregation circuit
+//! of 2^K rows (default 22, where the digest statement's verifier fits EIP-170), proves that
+//! for the EVM, generates and compiles the outer verifier, then checks the result as a chain
+//! would before writing anything: the verifier deployed in revm with EIP-170 enforced and
+//! called, and (digest) the wrapper in front of it called with the batch, returning D.
+//! Writes the aggregated proof folder (`batch_ecdsa_evm::aggregated`) at once.
+//!
+//! Exit codes: 0 proved, 1 invalid batch (every invalid signature or transaction named, nothing
+//! proved), 2 bad input or an environment failure (nothing written).
+//!
+//! About 20 minutes and 17 GiB on 2 cores at K = 22 (README, *Ethereum*). Uses the INSECURE
+//! development parameters (cached in `--params-dir`).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use batch_ecdsa::batch_file::BatchFile;
+use batch_ecdsa::cli::{load_signed_txs, SetupArgs, TxArgs};
+use batch_ecdsa::demo::demo_batch;
+use batch_ecdsa::prover::api::digest_pairs_of;
+use batch_ecdsa::prover::circuit::{witnesses_from_batch, WitnessBuildError};
+use batch_ecdsa::prover::transcript::scalar_word;
+use batch_ecdsa_circuits::ecdsa::Statement;
+use batch_ecdsa_evm::aggregate::{aggregate, inner_line, inner_snark_of, OuterShape};
+use batch_ecdsa_evm::aggregated::{
+    verify_on_chain, wrapper_calldata, write_folder, AggregatedProofFile, ACCUMULATOR_WORDS,
+};
+use batch_ecdsa_evm::solc::Solc;
+use clap::Parser;
+
+/// Proves a batch for Ethereum: a batch proof aggregated into one whose verifier fits EIP-170.
+#[derive(Parser, Debug)]
+#[command(name = "prove-aggregated", version)]
+struct Args {
+    /// The batch file (JSON); without it (and without --txs) a demo batch.
+    #[arg(long, conflicts_with = "count")]
+    batch: Option<PathBuf>,
+    #[command(flatten)]
+    txs: TxArgs,
+    /// Size of the demo batch.
+    #[arg(long, conflicts_with = "txs")]
+    count: Option<usize>,
+    /// Seed of the demo batch.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The inner proof's statement: digest (2 public inputs whatever B; what the wrapper
+    /// contract recomputes) or keys (3 per signature).
+    #[arg(long = "public", default_value = "digest")]
+    statement: Statement,
+    /// log2 rows of the outer (aggregation) circuit.
+    #[arg(long, default_value_t = 22)]
+    k: u32,
+    #[command(flatten)]
+    setup: SetupArgs,
+    /// The folder to write (must not exist, or be empty).
+    #[arg(long)]
+    out_dir: PathBuf,
+    /// Last stdout line: one JSON object with the figures.
+    #[arg(long)]
+    json: bool,
+}
+
+fn fail(code: u8, lines: impl IntoIterator<Item = String>) -> ExitCode {
+    for l in lines {
+        eprintln!("error: {l}");
+    }
+    ExitCode::from(code)
+}
+
+fn run(args: &Args) -> Result<(), ExitCode> {
+    if args.setup.params.is_some() {
+        return Err(fail(
+            2,
+            [
+                "--params: aggregation runs on the development setup only (one SRS for the inner \
+              and outer circuits, cached in --params-dir)"
+                    .to_string(),
+            ],
+        ));
+    }
+    if args.out_dir.exists()
+        && std::fs::read_dir(&args.out_dir).map_or(true, |mut d| d.next().is_some())
+    {
+        return Err(fail(
+            2,
+            [format!(
+                "{} exists and is not empty: nothing is overwritten",
+                args.out_dir.display()
+            )],
+        ));
+    }
+    let txs = match &args.txs.txs {
+        Some(path) => Some(load_signed_txs(path, &args.txs.policy()).map_err(ExitCode::from)?),
+        None => None,
+    };
+    let batch = match (&txs, &args.batch) {
+        (Some(t), _) => t.batch_file(),
+        (None, Some(path)) => {
+            BatchFile::load(path).map_err(|errs| fail(2, errs.iter().map(|e| e.to_string())))?
+        }
+        (None, None) => {
+            let count = args.count.unwrap_or(2);
+            let records =
+                demo_batch(count, args.seed, &[]).map_err(|e| fail(2, [e.to_string()]))?;
+            eprintln!("demo batch: {count} signatures from seed {}", args.seed);
+            BatchFile::from_records(&records)
+                .map_err(|errs| fail(2, errs.iter().map(|e| e.to_string())))?
+        }
+    };
+    let b = batch.len();
+    let witnesses = match witnesses_from_batch(&batch, args.setup.policy(), true) {
+        Ok(w) => w,
+        Err(WitnessBuildError::Invalid(invalid)) => {
+            for e in &invalid {
+                println!("{e}");
+            }
+            return Err(fail(
+                1,
+                [format!(
+                    "{} of {b} signatures invalid; nothing is proved",
+                    invalid.len()
+                )],
+            ));
+        }
+        Err(e) => return Err(fail(2, [e.to_string()])),
+    };
+    let pairs = digest_pairs_of(&witnesses);
+    let solc = Solc::locate_or_install().map_err(|e| fail(2, [e.to_string()]))?;
+
+    let log = |line: &str| eprintln!("{line}");
+    let statement = args.statement;
+    let inner =
+        inner_snark_of(witnesses, statement, &args.setup.params_dir).map_err(|e| fail(2, [e]))?;
+    log(&inner_line(&inner, statement));
+    let shape = OuterShape {
+        k: args.k,
+        lookup_bits: args.k as usize - 1,
+    };
+    let agg =
+        aggregate(&inner, shape, &args.setup.params_dir, &solc, &log).map_err(|e| fail(2, [e]))?;
+    let words: Vec<[u8; 32]> = agg.instance.iter().map(scalar_word).collect();
+    let (accumulator, inner_words) = words.split_at(ACCUMULATOR_WORDS);
+    let file = AggregatedProofFile::new(
+        statement,
+        b,
+        inner.k,
+        args.k,
+        if statement == Statement::Digest {
+            &pairs
+        } else {
+            &[]
+        },
+        inner_words,
+        accumulator,
+        &agg.proof,
+    );
+    let decoded = file.decode().map_err(|e| fail(2, [e.to_string()]))?;
+    let payloads: Option<Vec<Vec<u8>>> = txs.as_ref().map(|t| {
+        t.records
+            .iter()
+            .map(|r| r.tx.signing_payload.clone())
+            .collect()
+    });
+    // The check a chain makes, before anything is written.
+    let on_chain =
+        verify_on_chain(&decoded, &agg.solidity, payloads.as_deref(), &solc).map_err(|e| {
+            fail(
+                2,
+                [format!("the aggregated proof fails its own check: {e}")],
+            )
+        })?;
+    let wrapper = match decoded.digest {
+        Some(_) => Some(
+            wrapper_calldata(&decoded, payloads.as_deref())
+                .map_err(|e| fail(2, [e.to_string()]))?
+                .0,
+        ),
+        None => None,
+    };
+    write_folder(&args.out_dir, &file, &agg.solidity, wrapper.as_deref())
+        .map_err(|e| fail(2, [e]))?;
+
+    println!(
+        "B = {b} ({statement}): inner k = {} proof {} bytes in {:.1} s; outer k = {} proof {} bytes in {:.1} s (keygen {:.1} s)",
+        inner.k,
+        inner.snark.proof.len(),
+        inner.prove.as_secs_f64(),
+        args.k,
+        agg.proof.len(),
+        agg.outer_prove.as_secs_f64(),
+        agg.outer_keygen.as_secs_f64()
+    );
+    println!(
+        "verifier: {} bytes of code (EIP-170 enforced), {} gas called directly ({} execution)",
+        on_chain.verifier_runtime_code_bytes,
+        on_chain.verifier_total_gas,
+        on_chain.verifier_execution_gas
+    );
+    if let (Some(call), Some(total), Some(exec)) = (
+        &on_chain.wrapper_call,
+        on_chain.wrapper_total_gas,
+        on_chain.wrapper_execution_gas,
+    ) {
+        println!("wrapper: {call} accepted, returned D; {total} gas ({exec} execution)");
+    }
+    println!("written to {}", args.out_dir.display());
+    if args.json {
+        let row = serde_json::json!({
+            "statement": statement.to_string(),
+            "batch_size": b,
+            "inner_k": inner.k,
+            "inner_proof_bytes": inner.snark.proof.len(),
+            "inner_keygen_s": inner.keygen.as_secs_f64(),
+            "inner_prove_s": inner.prove.as_secs_f64(),
+            "outer": agg.layout,
+            "outer_keygen_s": agg.outer_keygen.as_secs_f64(),
+            "outer_prove_s": agg.outer_prove.as_secs_f64(),
+            "outer_proof_bytes": agg.proof.len(),
+            "on_chain": on_chain,
+            "peak_rss_mib": batch_ecdsa_evm::aggregate::peak_rss_mib(),
+        });
+        println!("{row}");
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run(&Args::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(code) => code,
+    }
+}

@@ -1,0 +1,203 @@
+//! The aggregated proof folder (`batch_ecdsa_evm::aggregated`) and `verify-aggregated`, on the
+//! committed B = 32 aggregation of the digest statement (`results/aggregate-digest-b32`: the
+//! real outer verifier, 20,764 bytes, and its honest calldata for the demo batch of 32
+//! signatures). Making a new aggregation takes 20 minutes and 17 GiB (feature `aggregate`,
+//! `prove-aggregated`); checking one is what a chain does, and what runs here: the verifier
+//! compiled with solc-js, deployed in revm with EIP-170 enforced, called directly and through
+//! the digest wrapper. A changed pair, swapped pairs, a changed accumulator word, a changed
+//! proof byte and another batch are each rejected.
+//!
+//! Needs solc-js (`npm ci --prefix evm/solc`; `.ci/run` installs it).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use batch_ecdsa::demo::demo_batch;
+use batch_ecdsa::hexfmt::encode_hex;
+use batch_ecdsa::native::digest::{batch_digest, digest_words};
+use batch_ecdsa_circuits::ecdsa::Statement;
+use batch_ecdsa_evm::aggregated::{
+    verify_compiled, write_folder, AggregatedError, AggregatedProofFile, Decoded, PROOF_FILE,
+    VERIFIER_CALLDATA_FILE, WRAPPER_CALLDATA_FILE,
+};
+use batch_ecdsa_evm::solc::{Compiled, Solc};
+use batch_ecdsa_evm::wrapper::{
+    demo_file_pairs, split_verifier_calldata, WrapperCode, AGGREGATED_PREFIX_WORDS,
+};
+
+const B: usize = 32;
+
+fn committed_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/aggregate-digest-b32")
+}
+
+fn verifier_sol() -> String {
+    std::fs::read_to_string(committed_dir().join("AggregationVerifier.sol")).expect("committed")
+}
+
+/// The committed aggregation as an aggregated proof file: the calldata split into the
+/// accumulator, D's words and the outer proof; the demo batch's pairs.
+fn committed_file() -> AggregatedProofFile {
+    let text = std::fs::read_to_string(committed_dir().join("calldata.hex")).expect("committed");
+    let calldata = hex::decode(text.trim()).expect("hex");
+    let split = split_verifier_calldata(&calldata, AGGREGATED_PREFIX_WORDS).expect("long enough");
+    let pairs = demo_file_pairs(B).expect("demo batch");
+    AggregatedProofFile::new(
+        Statement::Digest,
+        B,
+        17,
+        22,
+        &pairs,
+        &split.digest_words,
+        &split.prefix,
+        &split.proof,
+    )
+}
+
+fn compiled() -> &'static (Compiled, WrapperCode) {
+    static C: OnceLock<(Compiled, WrapperCode)> = OnceLock::new();
+    C.get_or_init(|| {
+        let solc = Solc::locate_or_install().expect("solc-js (npm ci --prefix evm/solc)");
+        let verifier = solc
+            .compile(&verifier_sol())
+            .expect("the verifier compiles");
+        (
+            verifier,
+            WrapperCode::compile(&solc).expect("the wrapper compiles"),
+        )
+    })
+}
+
+fn check(decoded: &Decoded) -> Result<batch_ecdsa_evm::aggregated::OnChain, AggregatedError> {
+    let (verifier, code) = compiled();
+    verify_compiled(decoded, verifier, &code.wrapper, None)
+}
+
+fn assert_invalid(decoded: &Decoded, what: &str) {
+    match check(decoded) {
+        Err(AggregatedError::Invalid(reason)) => {
+            assert!(reason.contains("rejects"), "{what}: {reason}")
+        }
+        other => panic!("{what}: expected a rejection, got {other:?}"),
+    }
+}
+
+/// `decoded` stating `pairs` instead (D and its words recomputed, the proof unchanged).
+fn stating(decoded: &Decoded, pairs: Vec<([u8; 32], [u8; 20])>) -> Decoded {
+    let d = batch_digest(&pairs);
+    Decoded {
+        pairs,
+        digest: Some(d),
+        inner_public_inputs: digest_words(&d).to_vec(),
+        ..decoded.clone()
+    }
+}
+
+#[test]
+fn committed_aggregation_verifies_on_chain_and_through_the_wrapper() {
+    let decoded = committed_file().decode().expect("a consistent file");
+    let on_chain = check(&decoded).expect("accepted");
+    println!("{on_chain:?}");
+    assert!(on_chain.verifier_runtime_code_bytes <= 24_576);
+    assert_eq!(on_chain.wrapper_call.as_deref(), Some("verifyHashes"));
+    assert!(on_chain.wrapper_total_gas.unwrap() > on_chain.verifier_total_gas);
+}
+
+#[test]
+fn a_changed_statement_or_proof_is_rejected_on_chain() {
+    let decoded = committed_file().decode().expect("a consistent file");
+    let mut pairs = decoded.pairs.clone();
+    pairs[5].0[31] ^= 1;
+    assert_invalid(&stating(&decoded, pairs), "a changed signing hash");
+    let mut pairs = decoded.pairs.clone();
+    pairs[B - 1].1[0] ^= 0x80;
+    assert_invalid(&stating(&decoded, pairs), "a changed address");
+    let mut pairs = decoded.pairs.clone();
+    pairs.swap(0, 1);
+    assert_invalid(&stating(&decoded, pairs), "two swapped pairs");
+    assert_invalid(
+        &stating(&decoded, decoded.pairs[..B - 1].to_vec()),
+        "a prefix",
+    );
+    let mut d = decoded.clone();
+    d.accumulator[3][31] ^= 1;
+    assert_invalid(&d, "a changed accumulator word");
+    let mut d = decoded.clone();
+    let mid = d.proof.len() / 2;
+    d.proof[mid] ^= 1;
+    assert_invalid(&d, "a changed proof byte");
+}
+
+fn verify_cli(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_verify-aggregated"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn write_batch(dir: &Path, name: &str, seed: u64) -> PathBuf {
+    let path = dir.join(name);
+    let records = demo_batch(B, seed, &[]).expect("demo batch");
+    std::fs::write(&path, serde_json::to_string(&records).unwrap()).unwrap();
+    path
+}
+
+/// The folder as `prove-aggregated` writes it, checked by the command: alone, against the
+/// proven batch (exit 0), against another batch (exit 1, each signature named), with a file
+/// whose digest was changed (exit 1), and a folder that is not there (exit 2).
+#[test]
+fn verify_aggregated_command() {
+    let base = std::env::temp_dir().join(format!("verify-aggregated-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(&base).unwrap();
+    let dir = base.join("proof");
+    let file = committed_file();
+    write_folder(&dir, &file, &verifier_sol(), None).expect("written");
+    for f in [PROOF_FILE, VERIFIER_CALLDATA_FILE] {
+        assert!(dir.join(f).exists(), "{f}");
+    }
+    assert!(!dir.join(WRAPPER_CALLDATA_FILE).exists());
+    let d = dir.to_str().unwrap();
+
+    let (code, out, err) = verify_cli(&["--dir", d, "--json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("wrapper: verifyHashes accepted"), "{out}");
+    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(last["valid"], true);
+
+    let proven = write_batch(&base, "proven.json", 1);
+    let (code, out, err) = verify_cli(&["--dir", d, "--batch", proven.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+
+    let other = write_batch(&base, "other.json", 2);
+    let (code, _, err) = verify_cli(&["--dir", d, "--batch", other.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("signature 0: its signing hash and address differ"),
+        "{err}"
+    );
+
+    let mut bad = file.clone();
+    bad.digest = Some(encode_hex(&[0x11; 32]));
+    let bad_dir = base.join("bad");
+    std::fs::create_dir_all(&bad_dir).unwrap();
+    std::fs::write(
+        bad_dir.join(PROOF_FILE),
+        serde_json::to_string(&bad).unwrap(),
+    )
+    .unwrap();
+    let (code, _, err) = verify_cli(&["--dir", bad_dir.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("is not its pairs' D"), "{err}");
+
+    let (code, _, err) = verify_cli(&["--dir", base.join("missing").to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot read"), "{err}");
+    std::fs::remove_dir_all(&base).unwrap();
+}
