@@ -8,6 +8,9 @@
 //! called, and (digest) the wrapper in front of it called with the batch, returning D.
 //! Writes the aggregated proof folder (`batch_ecdsa_evm::aggregated`) at once.
 //!
+//! `--txs FILE --strip-out FILE` also writes the stripped transactions (what a rollup posts,
+//! and what `verify-aggregated --stripped` reads) after the folder.
+//!
 //! Exit codes: 0 proved, 1 invalid batch (every invalid signature or transaction named, nothing
 //! proved), 2 bad input or an environment failure (nothing written).
 //!
@@ -18,7 +21,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use batch_ecdsa::batch_file::BatchFile;
-use batch_ecdsa::cli::{load_signed_txs, SetupArgs, TxArgs};
+use batch_ecdsa::cli::{load_signed_txs, write_stripped, SetupArgs, TxArgs};
 use batch_ecdsa::demo::demo_batch;
 use batch_ecdsa::prover::api::digest_pairs_of;
 use batch_ecdsa::prover::circuit::{witnesses_from_batch, WitnessBuildError};
@@ -207,6 +210,9 @@ fn run(args: &Args) -> Result<(), ExitCode> {
         println!("wrapper: {call} accepted, returned D; {total} gas ({exec} execution)");
     }
     println!("written to {}", args.out_dir.display());
+    if let (Some(t), Some(path)) = (&txs, &args.txs.strip_out) {
+        write_stripped(t, path).map_err(ExitCode::from)?;
+    }
     if args.json {
         let row = serde_json::json!({
             "statement": statement.to_string(),

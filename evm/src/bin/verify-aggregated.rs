@@ -59,6 +59,11 @@ type Held = (Vec<DigestPair>, Option<Vec<Vec<u8>>>, &'static str);
 
 fn held_batch(args: &Args) -> Result<Option<Held>, AggregatedError> {
     let bad = AggregatedError::BadInput;
+    if args.txs.strip_out.is_some() {
+        return Err(bad(
+            "--strip-out: verify-aggregated writes nothing (verify --native --txs does)".into(),
+        ));
+    }
     if let Some(path) = &args.txs.txs {
         let t = load_signed_txs(path, &args.txs.policy()).map_err(|code| {
             let why = format!(
