@@ -201,3 +201,113 @@ fn verify_aggregated_command() {
     assert!(err.contains("cannot read"), "{err}");
     std::fs::remove_dir_all(&base).unwrap();
 }
+
+/// The folder `prove-aggregated --txs t8.txt --chain-id 1 --strip-out s8.json` wrote for 8
+/// demo transactions of every type (`results/aggregated-txs-b8`, with its inputs).
+fn txs_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/aggregated-txs-b8")
+}
+
+/// What a rollup posts (the stripped transactions) and the signed transactions both verify
+/// through `verifyTransactions`; the committed wrapper and verifier calldata are accepted as
+/// they are; a stripped file with one payload byte or one sender changed is refused, naming
+/// the transaction; and the chain itself rejects a changed payload (the wrapper called
+/// without the command's own comparison).
+#[test]
+fn committed_transactions_proof_verifies_with_what_a_rollup_posts() {
+    use batch_ecdsa::txs::strip::StrippedFile;
+    use batch_ecdsa_evm::wrapper::{verify_transactions_calldata, WrapperChain, WrapperRevert};
+    let dir = txs_dir();
+    let d = dir.to_str().unwrap();
+    let stripped_path = dir.join("s8.json");
+    let s8 = stripped_path.to_str().unwrap();
+    let t8 = dir.join("t8.txt");
+    let (code, out, err) = verify_cli(&["--dir", d, "--stripped", s8]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("wrapper: verifyTransactions accepted"),
+        "{out}"
+    );
+    let (code, out, err) =
+        verify_cli(&["--dir", d, "--txs", t8.to_str().unwrap(), "--chain-id", "1"]);
+    assert_eq!(code, 0, "{out}{err}");
+
+    let stripped = StrippedFile::parse(&std::fs::read_to_string(&stripped_path).unwrap()).unwrap();
+    let base = std::env::temp_dir().join(format!("verify-aggregated-txs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(&base).unwrap();
+    let mut changed_payload = stripped.clone();
+    let u = &mut changed_payload.transactions[3].unsigned;
+    let last = u.pop().unwrap();
+    u.push(if last == '0' { '1' } else { '0' });
+    let mut changed_sender = stripped.clone();
+    changed_sender.transactions[6].sender = format!("0x{}", "ab".repeat(20));
+    for (name, f, expected) in [
+        (
+            "payload.json",
+            &changed_payload,
+            "transaction 3: its signing hash differ",
+        ),
+        (
+            "sender.json",
+            &changed_sender,
+            "transaction 6: its address differ",
+        ),
+    ] {
+        let path = base.join(name);
+        f.save(&path).unwrap();
+        let (code, _, err) = verify_cli(&["--dir", d, "--stripped", path.to_str().unwrap()]);
+        assert_eq!(code, 1, "{name}: {err}");
+        assert!(err.contains(expected), "{name}: {err}");
+    }
+
+    // The committed calldata, as a rollup would send it.
+    let file = AggregatedProofFile::load(&dir).unwrap();
+    let decoded = file.decode().unwrap();
+    let solc = Solc::locate_or_install().expect("solc-js");
+    let sol = std::fs::read_to_string(dir.join("AggregationVerifier.sol")).unwrap();
+    let verifier = solc.compile(&sol).expect("compiles");
+    assert!(verifier.runtime.len() <= 24_576);
+    let (_, code) = compiled();
+    let mut chain = WrapperChain::deploy(
+        &code.wrapper,
+        &verifier.creation,
+        false,
+        AGGREGATED_PREFIX_WORDS,
+    )
+    .unwrap();
+    let read_hex = |f: &str| hex::decode(std::fs::read_to_string(dir.join(f)).unwrap().trim());
+    let direct = chain
+        .call_verifier(&read_hex(VERIFIER_CALLDATA_FILE).unwrap())
+        .unwrap();
+    assert!(
+        matches!(
+            direct.outcome,
+            batch_ecdsa_evm::chain::CallOutcome::Accepted(_)
+        ),
+        "{direct:?}"
+    );
+    let (returned, _) = chain
+        .verify(&read_hex(WRAPPER_CALLDATA_FILE).unwrap())
+        .expect("the committed wrapper call is accepted");
+    assert_eq!(Some(returned), decoded.digest);
+
+    // The chain alone: a changed payload byte gives another D, which the proof does not prove.
+    let mut payloads: Vec<Vec<u8>> = stripped
+        .transactions
+        .iter()
+        .map(|t| hex::decode(t.unsigned.trim_start_matches("0x")).unwrap())
+        .collect();
+    let senders: Vec<[u8; 20]> = decoded.pairs.iter().map(|p| p.1).collect();
+    let honest =
+        verify_transactions_calldata(&payloads, &senders, &decoded.wrapper_proof()).unwrap();
+    assert!(chain.verify(&honest).is_ok());
+    payloads[5][1] ^= 1;
+    let tampered =
+        verify_transactions_calldata(&payloads, &senders, &decoded.wrapper_proof()).unwrap();
+    assert!(matches!(
+        chain.verify(&tampered),
+        Err(WrapperRevert::ProofRejected)
+    ));
+    std::fs::remove_dir_all(&base).unwrap();
+}
