@@ -62,6 +62,60 @@ impl TxArgs {
     }
 }
 
+/// The batch a proving command takes (`prove`, `prove-aggregated`): a batch file, raw signed
+/// transactions, or a deterministic demo batch.
+#[derive(clap::Args, Debug, Clone)]
+pub struct BatchArgs {
+    /// The batch file (JSON, format in the README, *Batch file*); without it (and without
+    /// --txs) a demo batch is generated.
+    #[arg(long, conflicts_with = "count")]
+    pub batch: Option<PathBuf>,
+    #[command(flatten)]
+    pub txs: TxArgs,
+    /// Size of the demo batch.
+    #[arg(long, conflicts_with = "txs")]
+    pub count: Option<usize>,
+    /// Seed of the demo batch.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+impl BatchArgs {
+    /// The batch: `txs` (the transactions of `--txs`, already loaded and checked by the
+    /// caller), else the batch file, else the demo batch of `--count` (default
+    /// `default_count`) signatures. On bad input prints every `error: ...` line on stderr and
+    /// returns exit code 2.
+    pub fn load(
+        &self,
+        txs: Option<&crate::txs::SignedTxs>,
+        default_count: usize,
+    ) -> Result<crate::batch_file::BatchFile, u8> {
+        use crate::batch_file::BatchFile;
+        let bad = |lines: Vec<String>| {
+            for l in lines {
+                eprintln!("error: {l}");
+            }
+            2u8
+        };
+        if let Some(t) = txs {
+            eprintln!("{} signed transactions: all valid", t.records.len());
+            return Ok(t.batch_file());
+        }
+        match &self.batch {
+            Some(path) => BatchFile::load(path)
+                .map_err(|errs| bad(errs.iter().map(|e| e.to_string()).collect())),
+            None => {
+                let count = self.count.unwrap_or(default_count);
+                let records = crate::demo::demo_batch(count, self.seed, &[])
+                    .map_err(|e| bad(vec![e.to_string()]))?;
+                eprintln!("demo batch: {count} signatures from seed {}", self.seed);
+                BatchFile::from_records(&records)
+                    .map_err(|errs| bad(errs.iter().map(|e| e.to_string()).collect()))
+            }
+        }
+    }
+}
+
 /// Reads and checks a transactions file. On failure prints every `error: transaction I:
 /// <reason>` line (or the file's error) on stderr and returns the exit code: 2 when the file
 /// or any transaction is malformed, 1 when all decode but some are invalid.

@@ -344,6 +344,26 @@ pub struct OnChain {
     pub wrapper_execution_gas: Option<u64>,
 }
 
+impl OnChain {
+    /// What it did, in words: the verifier's line, and the wrapper's under the digest statement.
+    pub fn lines(&self) -> Vec<String> {
+        let mut out = vec![format!(
+            "verifier: {} bytes of code (EIP-170 enforced), {} gas called directly ({} execution)",
+            self.verifier_runtime_code_bytes, self.verifier_total_gas, self.verifier_execution_gas
+        )];
+        if let (Some(call), Some(total), Some(exec)) = (
+            &self.wrapper_call,
+            self.wrapper_total_gas,
+            self.wrapper_execution_gas,
+        ) {
+            out.push(format!(
+                "wrapper: {call} accepted, returned D; {total} gas ({exec} execution)"
+            ));
+        }
+        out
+    }
+}
+
 fn gas_of(outcome: &CallOutcome, what: &str) -> Result<CallGas, AggregatedError> {
     match outcome {
         CallOutcome::Accepted(g) => Ok(*g),

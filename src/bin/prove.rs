@@ -27,16 +27,13 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use batch_ecdsa::batch_file::BatchFile;
-use batch_ecdsa::cli::{load_signed_txs, write_stripped, SetupArgs, TxArgs};
-use batch_ecdsa::demo::demo_batch;
+use batch_ecdsa::cli::{load_signed_txs, write_stripped, BatchArgs, SetupArgs};
 use batch_ecdsa::prover::api::{KeyCache, ParamsSource, ProveOptions, Prover, SetupOptions};
 use batch_ecdsa::prover::bars::StderrBars;
 use batch_ecdsa::prover::circuit::{
     witnesses_from_batch, AnyCircuit, CircuitKind, CircuitStats, WitnessBuildError,
 };
 use batch_ecdsa::prover::transcript::TranscriptKind;
-use batch_ecdsa::txs::SignedTxs;
 use batch_ecdsa_circuits::ecdsa::Statement;
 use clap::Parser;
 use serde_json::{json, Value};
@@ -48,18 +45,8 @@ const DEMO_COUNT: usize = 2;
 #[derive(Parser, Debug)]
 #[command(name = "prove", version)]
 struct Args {
-    /// The batch file (JSON, format in the README, *Batch file*); without it a demo batch is
-    /// generated.
-    #[arg(long, conflicts_with = "count")]
-    batch: Option<PathBuf>,
     #[command(flatten)]
-    txs: TxArgs,
-    /// Size of the demo batch.
-    #[arg(long, conflicts_with = "txs")]
-    count: Option<usize>,
-    /// Seed of the demo batch.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    input: BatchArgs,
     /// Which circuit: batch (one random linear combination) or naive (one check each).
     #[arg(long, default_value = "batch")]
     circuit: String,
@@ -99,26 +86,6 @@ fn bad_input(lines: impl IntoIterator<Item = String>) -> ExitCode {
         eprintln!("error: {l}");
     }
     ExitCode::from(2)
-}
-
-fn load_batch(args: &Args, txs: Option<&SignedTxs>) -> Result<BatchFile, ExitCode> {
-    if let Some(t) = txs {
-        eprintln!("{} signed transactions: all valid", t.records.len());
-        return Ok(t.batch_file());
-    }
-    match &args.batch {
-        Some(path) => {
-            BatchFile::load(path).map_err(|errs| bad_input(errs.iter().map(|e| e.to_string())))
-        }
-        None => {
-            let count = args.count.unwrap_or(DEMO_COUNT);
-            let records =
-                demo_batch(count, args.seed, &[]).map_err(|e| bad_input([e.to_string()]))?;
-            eprintln!("demo batch: {count} signatures from seed {}", args.seed);
-            BatchFile::from_records(&records)
-                .map_err(|errs| bad_input(errs.iter().map(|e| e.to_string())))
-        }
-    }
 }
 
 /// The statement `--public` names, or the default for the transcript: a proof for Ethereum
@@ -178,14 +145,18 @@ fn main() -> ExitCode {
         Ok(s) => s,
         Err(e) => return bad_input([format!("--public: {e}")]),
     };
-    let txs = match &args.txs.txs {
-        Some(path) => match load_signed_txs(path, &args.txs.policy()) {
+    let txs = match &args.input.txs.txs {
+        Some(path) => match load_signed_txs(path, &args.input.txs.policy()) {
             Ok(t) => Some(t),
             Err(code) => return ExitCode::from(code),
         },
         None => None,
     };
-    let batch = match load_batch(&args, txs.as_ref()) {
+    let batch = match args
+        .input
+        .load(txs.as_ref(), DEMO_COUNT)
+        .map_err(ExitCode::from)
+    {
         Ok(b) => b,
         Err(code) => return code,
     };
@@ -197,7 +168,7 @@ fn main() -> ExitCode {
             Ok(c) => c,
             Err(e) => return bad_input([e.to_string()]),
         };
-        if let (Some(t), Some(path)) = (&txs, &args.txs.strip_out) {
+        if let (Some(t), Some(path)) = (&txs, &args.input.txs.strip_out) {
             if let Err(code) = write_stripped(t, path) {
                 return ExitCode::from(code);
             }
@@ -288,7 +259,7 @@ fn main() -> ExitCode {
         }
     }
 
-    if let (Some(t), Some(path), true) = (&txs, &args.txs.strip_out, proved.self_verified) {
+    if let (Some(t), Some(path), true) = (&txs, &args.input.txs.strip_out, proved.self_verified) {
         if let Err(code) = write_stripped(t, path) {
             return ExitCode::from(code);
         }

@@ -20,9 +20,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use batch_ecdsa::batch_file::BatchFile;
-use batch_ecdsa::cli::{load_signed_txs, write_stripped, SetupArgs, TxArgs};
-use batch_ecdsa::demo::demo_batch;
+use batch_ecdsa::cli::{load_signed_txs, write_stripped, BatchArgs, SetupArgs};
 use batch_ecdsa::prover::api::digest_pairs_of;
 use batch_ecdsa::prover::circuit::{witnesses_from_batch, WitnessBuildError};
 use batch_ecdsa::prover::transcript::scalar_word;
@@ -38,17 +36,8 @@ use clap::Parser;
 #[derive(Parser, Debug)]
 #[command(name = "prove-aggregated", version)]
 struct Args {
-    /// The batch file (JSON); without it (and without --txs) a demo batch.
-    #[arg(long, conflicts_with = "count")]
-    batch: Option<PathBuf>,
     #[command(flatten)]
-    txs: TxArgs,
-    /// Size of the demo batch.
-    #[arg(long, conflicts_with = "txs")]
-    count: Option<usize>,
-    /// Seed of the demo batch.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    input: BatchArgs,
     /// The inner proof's statement: digest (2 public inputs whatever B; what the wrapper
     /// contract recomputes) or keys (3 per signature).
     #[arg(long = "public", default_value = "digest")]
@@ -95,24 +84,13 @@ fn run(args: &Args) -> Result<(), ExitCode> {
             )],
         ));
     }
-    let txs = match &args.txs.txs {
-        Some(path) => Some(load_signed_txs(path, &args.txs.policy()).map_err(ExitCode::from)?),
+    let txs = match &args.input.txs.txs {
+        Some(path) => {
+            Some(load_signed_txs(path, &args.input.txs.policy()).map_err(ExitCode::from)?)
+        }
         None => None,
     };
-    let batch = match (&txs, &args.batch) {
-        (Some(t), _) => t.batch_file(),
-        (None, Some(path)) => {
-            BatchFile::load(path).map_err(|errs| fail(2, errs.iter().map(|e| e.to_string())))?
-        }
-        (None, None) => {
-            let count = args.count.unwrap_or(2);
-            let records =
-                demo_batch(count, args.seed, &[]).map_err(|e| fail(2, [e.to_string()]))?;
-            eprintln!("demo batch: {count} signatures from seed {}", args.seed);
-            BatchFile::from_records(&records)
-                .map_err(|errs| fail(2, errs.iter().map(|e| e.to_string())))?
-        }
-    };
+    let batch = args.input.load(txs.as_ref(), 2).map_err(ExitCode::from)?;
     let b = batch.len();
     let witnesses = match witnesses_from_batch(&batch, args.setup.policy(), true) {
         Ok(w) => w,
@@ -196,21 +174,11 @@ fn run(args: &Args) -> Result<(), ExitCode> {
         agg.outer_prove.as_secs_f64(),
         agg.outer_keygen.as_secs_f64()
     );
-    println!(
-        "verifier: {} bytes of code (EIP-170 enforced), {} gas called directly ({} execution)",
-        on_chain.verifier_runtime_code_bytes,
-        on_chain.verifier_total_gas,
-        on_chain.verifier_execution_gas
-    );
-    if let (Some(call), Some(total), Some(exec)) = (
-        &on_chain.wrapper_call,
-        on_chain.wrapper_total_gas,
-        on_chain.wrapper_execution_gas,
-    ) {
-        println!("wrapper: {call} accepted, returned D; {total} gas ({exec} execution)");
+    for line in on_chain.lines() {
+        println!("{line}");
     }
     println!("written to {}", args.out_dir.display());
-    if let (Some(t), Some(path)) = (&txs, &args.txs.strip_out) {
+    if let (Some(t), Some(path)) = (&txs, &args.input.txs.strip_out) {
         write_stripped(t, path).map_err(ExitCode::from)?;
     }
     if args.json {

@@ -149,19 +149,11 @@ fn run(args: &Args) -> Result<(), AggregatedError> {
     let solc = Solc::locate_or_install().map_err(|e| bad(e.to_string()))?;
     let on_chain = verify_on_chain(&decoded, &sol, payloads.as_deref(), &solc)?;
     println!(
-        "valid: {} signatures ({}), verifier {} bytes of code (EIP-170 enforced), {} gas called directly ({} execution)",
-        file.batch_size,
-        decoded.statement,
-        on_chain.verifier_runtime_code_bytes,
-        on_chain.verifier_total_gas,
-        on_chain.verifier_execution_gas
+        "valid: {} signatures ({})",
+        file.batch_size, decoded.statement
     );
-    if let (Some(call), Some(total), Some(exec)) = (
-        &on_chain.wrapper_call,
-        on_chain.wrapper_total_gas,
-        on_chain.wrapper_execution_gas,
-    ) {
-        println!("wrapper: {call} accepted, returned D; {total} gas ({exec} execution)");
+    for line in on_chain.lines() {
+        println!("{line}");
     }
     if args.json {
         println!(
