@@ -1,4 +1,4 @@
-//! Aggregation prototype (feature `aggregate`): one batch proof verified inside an
+//! Aggregation (feature `aggregate`): one batch proof verified inside an
 //! aggregation circuit (snark-verifier-sdk's `AggregationCircuit`, halo2-base/halo2-ecc), whose
 //! own EVM verifier is generic in the inner circuit and small.
 //!

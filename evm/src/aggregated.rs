@@ -37,7 +37,7 @@ use batch_ecdsa::prover::proof::DigestPair;
 use batch_ecdsa_circuits::ecdsa::Statement;
 use serde::{Deserialize, Serialize};
 
-use crate::chain::{deploy, CallGas, CallOutcome};
+use crate::chain::{CallGas, CallOutcome};
 use crate::solc::{Compiled, Solc};
 use crate::wrapper::{
     verify_hashes_calldata, verify_transactions_calldata, wrapper_proof, WrapperChain, WrapperCode,
@@ -434,13 +434,15 @@ pub fn verify_compiled(
             verifier.runtime.len()
         )));
     }
+    // One chain: the verifier, and the wrapper in front of it (used under the digest statement).
+    let mut chain =
+        WrapperChain::deploy(wrapper, &verifier.creation, false, ACCUMULATOR_WORDS).map_err(bad)?;
     let calldata = decoded.verifier_calldata();
-    let mut direct = deploy(&verifier.creation, false).map_err(bad)?;
-    let (deploy_gas, runtime) = (direct.deploy_gas, direct.runtime_bytes);
-    let gas = gas_of(&direct.call(&calldata).map_err(bad)?, "called directly")?;
+    let called = chain.call_verifier(&calldata).map_err(bad)?;
+    let gas = gas_of(&called.outcome, "called directly")?;
     let mut on_chain = OnChain {
-        verifier_runtime_code_bytes: runtime,
-        verifier_deploy_gas: deploy_gas,
+        verifier_runtime_code_bytes: chain.verifier.runtime_bytes,
+        verifier_deploy_gas: chain.verifier.deploy_gas,
         verifier_calldata_bytes: calldata.len(),
         verifier_total_gas: gas.total,
         verifier_execution_gas: gas.execution(),
@@ -452,8 +454,6 @@ pub fn verify_compiled(
     let Some(d) = decoded.digest else {
         return Ok(on_chain);
     };
-    let mut chain =
-        WrapperChain::deploy(wrapper, &verifier.creation, false, ACCUMULATOR_WORDS).map_err(bad)?;
     let (data, call) = wrapper_calldata(decoded, payloads)?;
     match chain.verify(&data) {
         Ok((returned, gas)) if returned == d => {
@@ -477,6 +477,26 @@ pub fn verify_compiled(
     }
 }
 
+/// Whether [`write_folder`] may write `dir`: it does not exist, or is an empty folder
+/// (checked again there; `prove-aggregated` asks first, before its 20 minutes of work).
+pub fn check_folder_free(dir: &Path) -> Result<(), String> {
+    if !dir.exists() {
+        return Ok(());
+    }
+    let empty = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .next()
+        .is_none();
+    if empty {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} exists and is not empty: nothing is overwritten",
+            dir.display()
+        ))
+    }
+}
+
 /// Writes the folder `dir` (module doc) all at once: the files go to a temporary folder
 /// beside it, which is renamed to `dir`; `dir` must not exist yet, or be empty.
 pub fn write_folder(
@@ -486,17 +506,8 @@ pub fn write_folder(
     wrapper_calldata: Option<&[u8]>,
 ) -> Result<(), String> {
     let decoded = file.decode().map_err(|e| e.to_string())?;
+    check_folder_free(dir)?;
     if dir.exists() {
-        let empty = std::fs::read_dir(dir)
-            .map_err(|e| format!("{}: {e}", dir.display()))?
-            .next()
-            .is_none();
-        if !empty {
-            return Err(format!(
-                "{} exists and is not empty: nothing is overwritten",
-                dir.display()
-            ));
-        }
         std::fs::remove_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     let name = dir

@@ -234,13 +234,12 @@ pub(crate) fn fit_256(v: &BigUint, repl: BigUint) -> BigUint {
 
 /// The limbs of `x(R)`, `y(R)`, `s` ([`raw_values`]).
 fn raw_signature_values(w: &SignatureWitness) -> [Native; RAW_CELLS_PER_SIGNATURE] {
-    let fit = fit_256;
     let p = crate::bigint::modulus::<Fp>();
     let n = crate::bigint::modulus::<Fq>();
     let vals = [
-        fit(&w.r_point.0, p.clone()),
-        fit(&w.r_point.1, p),
-        fit(&w.s, n),
+        fit_256(&w.r_point.0, p.clone()),
+        fit_256(&w.r_point.1, p),
+        fit_256(&w.s, n),
     ];
     let mut out = [Native::ZERO; RAW_CELLS_PER_SIGNATURE];
     for (i, v) in vals.iter().enumerate() {

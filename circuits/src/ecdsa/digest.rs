@@ -312,11 +312,10 @@ const UNUSABLE_MARGIN: usize = 64;
 /// `h` (the signing hash), `x(Q)`, `y(Q)`, with values `≥ 2^256` replaced as the phase-1
 /// loads replace them (`n`, `p`, `p`) so both sides agree.
 pub(crate) fn committed_statement(w: &SignatureWitness) -> [BigUint; 3] {
-    let fit = super::batch::fit_256;
     [
-        fit(&w.hash, modulus::<Fq>()),
-        fit(&w.q.0, modulus::<Fp>()),
-        fit(&w.q.1, modulus::<Fp>()),
+        super::batch::fit_256(&w.hash, modulus::<Fq>()),
+        super::batch::fit_256(&w.q.0, modulus::<Fp>()),
+        super::batch::fit_256(&w.q.1, modulus::<Fp>()),
     ]
 }
 

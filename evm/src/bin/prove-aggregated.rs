@@ -27,7 +27,8 @@ use batch_ecdsa::prover::transcript::scalar_word;
 use batch_ecdsa_circuits::ecdsa::Statement;
 use batch_ecdsa_evm::aggregate::{aggregate, inner_line, inner_snark_of, OuterShape};
 use batch_ecdsa_evm::aggregated::{
-    verify_on_chain, wrapper_calldata, write_folder, AggregatedProofFile, ACCUMULATOR_WORDS,
+    check_folder_free, verify_on_chain, wrapper_calldata, write_folder, AggregatedProofFile,
+    ACCUMULATOR_WORDS,
 };
 use batch_ecdsa_evm::solc::Solc;
 use clap::Parser;
@@ -73,17 +74,7 @@ fn run(args: &Args) -> Result<(), ExitCode> {
             ],
         ));
     }
-    if args.out_dir.exists()
-        && std::fs::read_dir(&args.out_dir).map_or(true, |mut d| d.next().is_some())
-    {
-        return Err(fail(
-            2,
-            [format!(
-                "{} exists and is not empty: nothing is overwritten",
-                args.out_dir.display()
-            )],
-        ));
-    }
+    check_folder_free(&args.out_dir).map_err(|e| fail(2, [e]))?;
     let txs = match &args.input.txs.txs {
         Some(path) => {
             Some(load_signed_txs(path, &args.input.txs.policy()).map_err(ExitCode::from)?)
