@@ -13,16 +13,32 @@ pub struct SetupArgs {
     /// Folder of the cached params and keys (`prove` writes them, `verify` reads them).
     #[arg(long, default_value = "params")]
     pub params_dir: PathBuf,
-    /// A KZG params file in halo2's raw format (e.g. from a ceremony), of any k at least the
-    /// circuit's; without it the INSECURE development setup in --params-dir is used.
-    #[arg(long)]
+    /// A ceremony file: a snarkjs .ptau (the Perpetual Powers of Tau) or halo2 raw params
+    /// (PSE's / Axiom's kzg_bn254_<k>.srs), of any power at least the circuit's k (told apart
+    /// by content; every point checked). Without it: the local setup cached in --params-dir
+    /// (τ from this machine's randomness, never stored).
+    #[arg(long, conflicts_with = "insecure_dev_setup")]
     pub params: Option<PathBuf>,
+    /// Use (or accept) the fixed-seed development setup: its τ is public, so ANYONE CAN FORGE
+    /// PROOFS under it. For reproducible test fixtures only.
+    #[arg(long)]
+    pub insecure_dev_setup: bool,
 }
 
 impl SetupArgs {
     /// The signature policy these arguments ask for.
     pub fn policy(&self) -> Policy {
         Policy { low_s: self.low_s }
+    }
+
+    /// The setup these arguments ask for: `--params FILE`, `--insecure-dev-setup`, or the
+    /// local setup.
+    pub fn source(&self) -> crate::prover::srs::SetupSource {
+        match (&self.params, self.insecure_dev_setup) {
+            (Some(p), _) => crate::prover::srs::SetupSource::Ceremony(p.clone()),
+            (None, true) => crate::prover::srs::SetupSource::InsecureDev,
+            (None, false) => crate::prover::srs::SetupSource::Local,
+        }
     }
 }
 

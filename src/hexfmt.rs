@@ -27,6 +27,16 @@ pub fn encode_hex(bytes: &[u8]) -> String {
     format!("0x{}", hex::encode(bytes))
 }
 
+/// `text` for an error message: itself when short, else its first 48 characters, "…" and
+/// its length (a file's field may be megabytes long).
+pub fn truncated(text: &str) -> String {
+    const KEEP: usize = 48;
+    match text.char_indices().nth(KEEP) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}… ({} bytes)", &text[..cut], text.len()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

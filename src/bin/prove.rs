@@ -14,8 +14,11 @@
 //! writes the stripped transactions (after the proof file).
 //!
 //! Steps: read the batch (or make the demo batch), check it natively (exit 1 naming every
-//! invalid signature; skipped with `--unchecked`), lay the circuit out, load or make the
-//! INSECURE development params and the keys (both cached under `--params-dir`), prove,
+//! invalid signature; skipped with `--unchecked`), lay the circuit out, read the ceremony file
+//! (`--params FILE`: a snarkjs .ptau or halo2 raw params, every point checked) or load or make
+//! the local setup (τ from this machine's randomness, never stored; `--insecure-dev-setup`:
+//! the fixed-seed one, for test fixtures only), load or make the keys (cached under
+//! `--params-dir`), prove,
 //! self-verify, write the proof file atomically. Exit codes: 0 proved, 1 invalid batch (or,
 //! with `--unchecked`, a proof that fails verification: it is still written, so that
 //! `verify` can show it failing), 2 bad input or an environment failure (nothing written).
@@ -28,7 +31,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use batch_ecdsa::cli::{load_signed_txs, write_stripped, BatchArgs, SetupArgs};
-use batch_ecdsa::prover::api::{KeyCache, ParamsSource, ProveOptions, Prover, SetupOptions};
+use batch_ecdsa::prover::api::{KeyCache, ProveOptions, Prover, SetupOptions};
 use batch_ecdsa::prover::bars::StderrBars;
 use batch_ecdsa::prover::circuit::{
     witnesses_from_batch, AnyCircuit, CircuitKind, CircuitStats, WitnessBuildError,
@@ -205,7 +208,7 @@ fn main() -> ExitCode {
         eprintln!("native pre-check: all {b} signatures valid");
     }
 
-    if args.setup.params.is_none() {
+    if args.setup.insecure_dev_setup {
         eprintln!(
             "WARNING: INSECURE development setup: the KZG parameters come from a fixed public \
              seed; anyone can forge proofs under them. Do not use these proofs for anything of \
@@ -214,10 +217,7 @@ fn main() -> ExitCode {
     }
     let bars = StderrBars::new();
     let setup = SetupOptions {
-        params: match &args.setup.params {
-            Some(p) => ParamsSource::File(p.clone()),
-            None => ParamsSource::Dev,
-        },
+        params: args.setup.source(),
         key_cache: if args.no_key_cache {
             KeyCache::Regenerate
         } else {
@@ -266,6 +266,7 @@ fn main() -> ExitCode {
     }
 
     print_stats(kind, statement, b, prover.k(), &s);
+    println!("setup: {}", prover.setup_identity().describe());
     println!(
         "times: witness {:.2} s, keygen {:.2} s ({}), prove {:.2} s, verify {:.1} ms",
         proved.witness_s,
@@ -319,7 +320,7 @@ fn main() -> ExitCode {
         } else {
             Value::Null
         });
-        v["insecure_dev_params"] = json!(proved.file.insecure_dev_params);
+        v["setup"] = json!(proved.file.setup);
         println!("{v}");
     }
     code

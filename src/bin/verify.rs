@@ -18,7 +18,7 @@ use batch_ecdsa::batch_file::{BatchFile, Policy};
 use batch_ecdsa::cli::{load_signed_txs, write_stripped, SetupArgs, TxArgs};
 use batch_ecdsa::hexfmt::encode_hex;
 use batch_ecdsa::native::public_key::PublicKey;
-use batch_ecdsa::prover::api::{ParamsSource, Verifier};
+use batch_ecdsa::prover::api::Verifier;
 use batch_ecdsa::prover::bars::StderrBars;
 use batch_ecdsa::prover::proof::ProofFile;
 use batch_ecdsa::txs::SignedTxs;
@@ -228,14 +228,8 @@ fn with_proof(args: &Args, path: &Path) -> ExitCode {
         Ok(b) => b.map(|(batch, _)| batch),
         Err(code) => return code,
     };
-    if file.insecure_dev_params {
-        eprintln!("WARNING: the proof names the INSECURE development setup: anyone can forge proofs under it");
-    }
     let bars = StderrBars::new();
-    let source = match &args.setup.params {
-        Some(p) => ParamsSource::File(p.clone()),
-        None => ParamsSource::Dev,
-    };
+    let source = args.setup.source();
     let verifier =
         match Verifier::for_proof_file_with(&file, &args.setup.params_dir, &source, &bars) {
             Ok(v) => v,
@@ -248,6 +242,13 @@ fn with_proof(args: &Args, path: &Path) -> ExitCode {
                 return ExitCode::from(e.exit_code());
             }
         };
+    let setup = verifier.setup_identity().clone();
+    let insecure = setup.kind.is_insecure();
+    if insecure {
+        eprintln!(
+            "WARNING: INSECURE: checked under the fixed-seed development setup (--insecure-dev-setup): anyone can forge proofs under it"
+        );
+    }
     let result = verifier.verify(&file);
     let from_txs = args.txs.txs.is_some();
     let mismatches = batch
@@ -270,7 +271,8 @@ fn with_proof(args: &Args, path: &Path) -> ExitCode {
     };
     if let (Ok(t), true) = (&result, valid) {
         println!(
-            "ok: proof valid for {} signatures ({} circuit, public input: {}{}, k = {}, {} bytes, verified in {:.1} ms){}",
+            "{}ok: proof valid for {} signatures ({} circuit, public input: {}{}, k = {}, {} bytes, verified in {:.1} ms){}",
+            if insecure { "INSECURE " } else { "" },
             file.batch_size,
             file.circuit,
             file.statement,
@@ -290,6 +292,11 @@ fn with_proof(args: &Args, path: &Path) -> ExitCode {
             } else {
                 ""
             }
+        );
+        println!(
+            "{}setup: {}",
+            if insecure { "INSECURE " } else { "" },
+            setup.describe()
         );
     } else if result.is_ok() {
         println!(
@@ -315,6 +322,8 @@ fn with_proof(args: &Args, path: &Path) -> ExitCode {
                 "k": file.k,
                 "verify_s": verify_s,
                 "proof_bytes": file.proof_bytes().map(|p| p.len()).ok(),
+                "setup": setup,
+                "insecure": insecure,
             })
         );
     }

@@ -30,7 +30,7 @@
 //! Progress goes through [`Progress`]: the library prints nothing; the command line shows
 //! progress bars on stderr.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::native::digest::batch_digest;
@@ -45,14 +45,13 @@ use rand_chacha::ChaCha20Rng;
 use super::circuit::{
     witnesses_from_batch, AnyCircuit, CircuitKind, CircuitStats, WitnessBuildError,
 };
-use super::params::{
-    dev_params_path, load_or_create_dev, read_params, read_params_at_least, ParamsError,
-};
+use super::params::ParamsError;
 use super::proof::{
     self, digest_record, DigestPair, ProofFile, ProofFileError, ProveError, PublicInputRecord,
     PROOF_FILE_VERSION,
 };
 use super::proving_key::{self, KeyError, KeySource};
+use super::srs::{self, SetupIdentity, SetupKind, SetupSource};
 use super::transcript::TranscriptKind;
 use crate::batch_file::{BatchFile, Policy};
 use crate::hexfmt::encode_hex;
@@ -171,21 +170,12 @@ pub enum KeyCache {
     Regenerate,
 }
 
-/// Where the KZG parameters come from.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum ParamsSource {
-    /// The INSECURE development setup, generated once and cached in the params folder.
-    #[default]
-    Dev,
-    /// A params file in halo2's raw format (e.g. a ceremony's), of any k at least the
-    /// circuit's (cut down to it).
-    File(PathBuf),
-}
-
 /// How a [`Prover`] is set up.
 #[derive(Clone, Debug, Default)]
 pub struct SetupOptions {
-    pub params: ParamsSource,
+    /// Where the KZG parameters come from ([`SetupSource`]: a ceremony file, the local setup
+    /// (default), or the INSECURE fixed-seed one).
+    pub params: SetupSource,
     pub key_cache: KeyCache,
     /// What the proofs state (part of the circuit, so of its keys): per signature the hash
     /// and key (default), or one digest of every (signing hash, address) pair.
@@ -196,7 +186,7 @@ pub struct SetupOptions {
 #[derive(Clone, Debug)]
 pub struct SetupReport {
     pub layout_s: f64,
-    /// Whether the development params were generated (else read from the params folder).
+    /// Whether the params were generated now (local or development setup; else read).
     pub params_generated: bool,
     pub params_s: f64,
     /// Keygen time (without writing the cache), or the time to read and check cached keys.
@@ -211,8 +201,8 @@ pub struct SetupReport {
 pub struct Prover {
     template: AnyCircuit,
     params: ParamsKZG<Bn256>,
-    /// Whether `params` is the development setup.
-    insecure: bool,
+    /// Which setup `params` come from (recorded in every proof file).
+    setup_identity: SetupIdentity,
     pk: ProvingKey<G1Affine>,
     vk_hash: [u8; 32],
     stats: CircuitStats,
@@ -234,9 +224,9 @@ pub struct Proved {
 }
 
 impl Prover {
-    /// Lays the circuit out for `batch_size`, loads (or generates and caches) the development
-    /// params for its k under `params_dir`, and loads (or generates and caches) its keys under
-    /// `params_dir/keys`.
+    /// Lays the circuit out for `batch_size`, loads (or generates and caches) the local setup
+    /// for its k under `params_dir` ([`SetupSource::Local`]), and loads (or generates and
+    /// caches) its keys under `params_dir/keys`.
     pub fn new(
         kind: CircuitKind,
         batch_size: usize,
@@ -256,7 +246,7 @@ impl Prover {
         progress: &dyn Progress,
     ) -> Result<Self, ProverError> {
         let setup = SetupOptions {
-            params: ParamsSource::Dev,
+            params: SetupSource::Local,
             key_cache,
             statement: Statement::Keys,
         };
@@ -279,24 +269,29 @@ impl Prover {
         let template = template?;
         let stats = template.stats();
         let k = template.k();
-        let (params, params_t) = timed(progress, Phase::Setup, || match &setup.params {
-            ParamsSource::Dev => load_or_create_dev(params_dir, k),
-            ParamsSource::File(path) => read_params_at_least(path, k).map(|p| (p, false)),
+        let (srs, params_t) = timed(progress, Phase::Setup, || {
+            srs::load(&setup.params, params_dir, k, None, true)
         });
-        let (params, params_generated) = params?;
-        let insecure = matches!(setup.params, ParamsSource::Dev);
-        progress.note(&match &setup.params {
-            ParamsSource::Dev => format!(
-                "INSECURE development setup (k = {k}): {} {}",
-                if params_generated {
-                    "generated and saved to"
-                } else {
-                    "read from"
-                },
-                dev_params_path(params_dir, k).display()
-            ),
-            ParamsSource::File(path) => format!("params (k = {k}) read from {}", path.display()),
-        });
+        let srs = srs?;
+        let params_generated = srs.generated;
+        if srs.identity.kind.is_insecure() {
+            progress.note(&format!(
+                "WARNING: INSECURE fixed-seed development setup (k = {k}): anyone can forge \
+                 proofs under it; for test fixtures only ({})",
+                srs.path.display()
+            ));
+        }
+        progress.note(&format!(
+            "{} {} {}",
+            srs.identity.describe(),
+            if params_generated {
+                "generated and saved to"
+            } else {
+                "read from"
+            },
+            srs.path.display()
+        ));
+        let (params, setup_identity) = (srs.params, srs.identity);
         let (keys, _) = timed(progress, Phase::Keygen, || {
             let dir = proving_key::keys_dir(params_dir);
             match key_cache {
@@ -331,7 +326,7 @@ impl Prover {
             },
             template,
             params,
-            insecure,
+            setup_identity,
             vk_hash: keys.vk_hash,
             pk: keys.pk,
             stats,
@@ -372,6 +367,10 @@ impl Prover {
     }
     pub fn params(&self) -> &ParamsKZG<Bn256> {
         &self.params
+    }
+    /// Which setup the params come from.
+    pub fn setup_identity(&self) -> &SetupIdentity {
+        &self.setup_identity
     }
     pub fn verifying_key(&self) -> &VerifyingKey<G1Affine> {
         self.pk.get_vk()
@@ -475,7 +474,7 @@ impl Prover {
             window: circuit.window(),
             transcript: options.transcript.as_str().into(),
             multiopen: "shplonk".into(),
-            insecure_dev_params: self.insecure,
+            setup: self.setup_identity.clone(),
             public_inputs,
             digest,
             vk_hash: encode_hex(&self.vk_hash),
@@ -500,6 +499,7 @@ impl Prover {
             self.batch_size(),
             self.k(),
             &self.vk_hash,
+            &self.setup_identity,
         )?;
         verify_file(&self.params, self.pk.get_vk(), file)
     }
@@ -549,17 +549,31 @@ pub enum VerifyError {
     /// circuit).
     #[error("invalid proof: {0}")]
     Invalid(String),
+    /// The proof names the fixed-seed development setup and the caller did not ask to accept
+    /// it: anyone can forge such a proof.
+    #[error(
+        "refused: the proof was made under the INSECURE fixed-seed development setup, whose τ \
+         is public, so anyone can forge a proof of anything under it; pass \
+         --insecure-dev-setup to check it anyway (test fixtures only)"
+    )]
+    InsecureSetup,
+    /// The proof names another setup than the parameters the caller gave.
+    #[error("refused: the proof names the {named}, but the parameters given are the {given}")]
+    OtherSetup { named: String, given: String },
 }
 
 impl VerifyError {
     pub fn exit_code(&self) -> u8 {
         match self {
-            VerifyError::Invalid(_) => 1,
+            VerifyError::Invalid(_)
+            | VerifyError::InsecureSetup
+            | VerifyError::OtherSetup { .. } => 1,
             _ => 2,
         }
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn check_against(
     file: &ProofFile,
     statement: Statement,
@@ -567,7 +581,17 @@ fn check_against(
     batch_size: usize,
     k: u32,
     vk_hash: &[u8; 32],
+    setup: &SetupIdentity,
 ) -> Result<(), VerifyError> {
+    if file.setup.kind == SetupKind::InsecureDev && setup.kind != SetupKind::InsecureDev {
+        return Err(VerifyError::InsecureSetup);
+    }
+    if !file.setup.same_setup(setup) {
+        return Err(VerifyError::OtherSetup {
+            named: file.setup.describe(),
+            given: setup.describe(),
+        });
+    }
     if file.statement != statement {
         return Err(VerifyError::Invalid(format!(
             "the proof states {}, this verifier checks {}",
@@ -616,13 +640,15 @@ fn verify_file(
     }
 }
 
-/// A verifier for the statement, circuit, batch size and k a proof file names.
+/// A verifier for the statement, circuit, batch size and k a proof file names, under the
+/// parameters the caller chose.
 pub struct Verifier {
     statement: Statement,
     kind: CircuitKind,
     batch_size: usize,
     k: u32,
     params: ParamsKZG<Bn256>,
+    setup_identity: SetupIdentity,
     vk: VerifyingKey<G1Affine>,
     vk_hash: [u8; 32],
     /// Whether the verifying key came from the cache.
@@ -630,48 +656,52 @@ pub struct Verifier {
 }
 
 impl Verifier {
-    /// Lays the named circuit out, reads the params for its k from `params_dir` (they are
-    /// never generated here: missing params are bad input) and loads or generates its
-    /// verifying key. Does not look at the proof itself.
+    /// [`Verifier::for_proof_file_with`] under the local setup of `params_dir`.
     pub fn for_proof_file(
         file: &ProofFile,
         params_dir: &Path,
         progress: &dyn Progress,
     ) -> Result<Self, VerifyError> {
-        Self::for_proof_file_with(file, params_dir, &ParamsSource::Dev, progress)
+        Self::for_proof_file_with(file, params_dir, &SetupSource::Local, progress)
     }
 
-    /// [`Verifier::for_proof_file`] with the params taken from `source` (a params file must
-    /// hold the SRS the proof was made under, of any k at least the proof's).
+    /// Lays the named circuit out, loads the parameters for its k from `source` (never
+    /// generated here: missing params are bad input; the local setup is the one of
+    /// `params_dir` with the τ the file names) and loads or generates its verifying key. Does
+    /// not look at the proof itself.
+    ///
+    /// What is trusted is `source`, the caller's choice, never the file: a file naming the
+    /// fixed-seed setup is refused ([`VerifyError::InsecureSetup`]) unless `source` is
+    /// [`SetupSource::InsecureDev`], and one naming another setup than the parameters loaded
+    /// is refused ([`VerifyError::OtherSetup`]). A file that lies about its setup gains
+    /// nothing: the proof is checked under the parameters loaded.
     pub fn for_proof_file_with(
         file: &ProofFile,
         params_dir: &Path,
-        source: &ParamsSource,
+        source: &SetupSource,
         progress: &dyn Progress,
     ) -> Result<Self, VerifyError> {
-        // Params for the k the file claims (missing params are bad input), then the layout,
-        // whose k must be the claimed one.
+        if file.setup.kind == SetupKind::InsecureDev && *source != SetupSource::InsecureDev {
+            return Err(VerifyError::InsecureSetup);
+        }
         let k = file.k;
-        let path = match source {
-            ParamsSource::Dev => dev_params_path(params_dir, k),
-            ParamsSource::File(p) => p.clone(),
-        };
-        let (params, _) = timed(progress, Phase::Setup, || match source {
-            ParamsSource::Dev => read_params(&path, k),
-            ParamsSource::File(_) => read_params_at_least(&path, k),
+        let (srs, _) = timed(progress, Phase::Setup, || {
+            srs::load(source, params_dir, k, Some(&file.setup.tau_g2), false)
         });
-        let params = params.map_err(|e| VerifyError::Params {
+        let srs = srs.map_err(|e| VerifyError::Params {
             k,
             reason: e.to_string(),
         })?;
+        if !file.setup.same_setup(&srs.identity) {
+            return Err(VerifyError::OtherSetup {
+                named: file.setup.describe(),
+                given: srs.identity.describe(),
+            });
+        }
         progress.note(&format!(
-            "{}params (k = {k}) read from {}",
-            if *source == ParamsSource::Dev {
-                "INSECURE development "
-            } else {
-                ""
-            },
-            path.display()
+            "{} read from {}",
+            srs.identity.describe(),
+            srs.path.display()
         ));
         let (circuit, _) = timed(progress, Phase::Layout, || {
             AnyCircuit::fitted_for_size_stating(file.circuit, file.batch_size, file.statement)
@@ -685,20 +715,28 @@ impl Verifier {
                 circuit.k()
             )));
         }
+        let params = srs.params;
         let (vk, _) = timed(progress, Phase::Keygen, || {
             proving_key::load_or_generate_vk(&params, &circuit, &proving_key::keys_dir(params_dir))
         });
-        let (vk, vk_hash, source) = vk?;
+        let (vk, vk_hash, key_source) = vk?;
         Ok(Self {
             statement: file.statement,
             kind: file.circuit,
             batch_size: file.batch_size,
             k,
             params,
+            setup_identity: srs.identity,
             vk,
             vk_hash,
-            vk_from_cache: source == KeySource::Cache,
+            vk_from_cache: key_source == KeySource::Cache,
         })
+    }
+
+    /// The setup of the parameters this verifier loaded (what to report, never the file's
+    /// claim).
+    pub fn setup_identity(&self) -> &SetupIdentity {
+        &self.setup_identity
     }
 
     pub fn vk_hash(&self) -> [u8; 32] {
@@ -721,6 +759,7 @@ impl Verifier {
             self.batch_size,
             self.k,
             &self.vk_hash,
+            &self.setup_identity,
         )?;
         verify_file(&self.params, &self.vk, file)
     }

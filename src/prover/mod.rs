@@ -2,7 +2,8 @@
 //! choice and its layout, keys (cached), proofs and proof files, and the [`api`] a sequencer
 //! uses.
 //!
-//! Layers, each using only those above it in this list: [`params`] (the SRS), [`circuit`]
+//! Layers, each using only those above it in this list: [`params`] (the setups this machine
+//! makes, and their cache) and [`srs`] (ceremony files, the three kinds of setup, identities), [`circuit`]
 //! (which circuit, its layout, witnesses from a batch file), [`proving_key`] (keygen, key hash,
 //! cache), [`transcript`] (Blake2b or the EVM's Keccak transcript), [`proof`] (create / verify,
 //! the proof file), [`api`] (`Prover`, `Verifier`).
@@ -14,4 +15,5 @@ pub mod circuit;
 pub mod params;
 pub mod proof;
 pub mod proving_key;
+pub mod srs;
 pub mod transcript;

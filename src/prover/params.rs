@@ -1,8 +1,11 @@
-//! KZG parameters (the structured reference string) over BN254.
+//! KZG parameters (the structured reference string) over BN254 that this machine makes, and
+//! their cache: the **local setup** (τ from the operating system, never stored) and the
+//! **insecure development setup** (τ from a fixed public seed). Ceremony files are read by
+//! [`super::srs`], which also says which kind is for what.
 //!
 //! **The development setup is insecure.** τ is drawn from ChaCha20 seeded with [`DEV_SEED`], so
-//! anyone can recompute it and forge proofs. It exists so that a fresh clone can prove without a
-//! ceremony file; every command that uses it says so.
+//! anyone can recompute it and forge proofs. It exists only for reproducible test fixtures
+//! (`--insecure-dev-setup`); every command that uses it says so.
 //!
 //! [`dev_setup`] produces exactly what `ParamsKZG::setup(k, ChaCha20Rng::seed_from_u64(DEV_SEED))`
 //! produces (a test compares the serialised bytes), but fast: halo2's `setup` computes each of the
@@ -25,6 +28,7 @@ use halo2_proofs::SerdeFormat;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
+use std::collections::BTreeSet;
 
 /// Seed of the insecure development setup.
 pub const DEV_SEED: u64 = 0x6261_7463_685f_6563; // "batch_ec"
@@ -121,9 +125,13 @@ pub fn setup_from_rng(k: u32, mut rng: ChaCha20Rng) -> Result<ParamsKZG<Bn256>, 
     if k == 0 || k > MAX_K {
         return Err(ParamsError::BadK(k));
     }
-    let n = 1usize << k;
     let tau = Fr::random(&mut rng);
-    let table = G1Table::new();
+    Ok(setup_with_tau(k, tau, &G1Table::new()))
+}
+
+/// The parameters of `2^k` rows for τ (`k` in range: checked by the callers).
+fn setup_with_tau(k: u32, tau: Fr, table: &G1Table) -> ParamsKZG<Bn256> {
+    let n = 1usize << k;
 
     // g[i] = τ^i·G₁
     let g = table.mul_many(&powers(tau, n));
@@ -149,10 +157,34 @@ pub fn setup_from_rng(k: u32, mut rng: ChaCha20Rng) -> Result<ParamsKZG<Bn256>, 
 
     let g2 = G2Affine::generator();
     let s_g2 = (g2 * tau).to_affine();
+    from_parts(k, g, Some(g_lagrange), g2, s_g2)
+}
+
+/// halo2's `ParamsKZG::from_parts` (the Lagrange basis computed from `g` with a G₁ FFT when
+/// not given).
+pub fn from_parts(
+    k: u32,
+    g: Vec<G1Affine>,
+    g_lagrange: Option<Vec<G1Affine>>,
+    g2: G2Affine,
+    s_g2: G2Affine,
+) -> ParamsKZG<Bn256> {
     // halo2-axiom's `from_parts` is a method on an existing value but reads none of its fields:
     // a k = 1 value (two points) serves as the receiver.
     let receiver = ParamsKZG::<Bn256>::setup(1, ChaCha20Rng::seed_from_u64(0));
-    Ok(receiver.from_parts(k, g, Some(g_lagrange), g2, s_g2))
+    receiver.from_parts(k, g, g_lagrange, g2, s_g2)
+}
+
+/// A new local setup for each k of `ks`, all from one τ drawn from the operating system's
+/// randomness, which is dropped when this returns (never written anywhere).
+pub fn local_setup(ks: &[u32]) -> Result<Vec<ParamsKZG<Bn256>>, ParamsError> {
+    if let Some(&k) = ks.iter().find(|&&k| k == 0 || k > MAX_K) {
+        return Err(ParamsError::BadK(k));
+    }
+    let mut rng = ChaCha20Rng::from_entropy();
+    let tau = Fr::random(&mut rng);
+    let table = G1Table::new();
+    Ok(ks.iter().map(|&k| setup_with_tau(k, tau, &table)).collect())
 }
 
 /// The insecure development parameters for `2^k` rows (see the module doc).
@@ -168,79 +200,25 @@ pub fn dev_params_path(dir: &Path, k: u32) -> PathBuf {
 /// Size of a raw-format params file for `k`: the k header, `2·2^k` G₁ points (g and the
 /// Lagrange basis, 64 bytes each) and two G₂ points (128 bytes each).
 pub fn raw_params_len(k: u32) -> u64 {
-    4 + 2 * (1u64 << k) * 64 + 2 * 128
+    super::srs::file::raw_len(k)
 }
 
-/// Reads a params file in halo2's raw format (`ParamsKZG::write`), checking every point and k.
+/// Reads a params file in halo2's raw format of exactly `expected_k`, with every check a
+/// ceremony file gets ([`super::srs::read_ceremony`]: each point, one τ, the Lagrange basis).
+/// The caches are files too: a changed cache is refused, not used.
 pub fn read_params(path: &Path, expected_k: u32) -> Result<ParamsKZG<Bn256>, ParamsError> {
-    let err = |reason: String| ParamsError::Read {
+    let (form, found) = super::srs::file::probe(path).map_err(|reason| ParamsError::Read {
         path: path.display().to_string(),
         reason,
-    };
-    // Check the header and the size before halo2's reader sees the file: it computes `1 << k`
-    // from the first 4 bytes unchecked (a junk file would make it panic or allocate wildly).
-    let found = params_file_k(path)?;
-    if found != expected_k {
+    })?;
+    if form != super::srs::file::FileForm::Halo2Raw || found != expected_k {
         return Err(ParamsError::WrongK {
             path: path.display().to_string(),
             found,
             expected: expected_k,
         });
     }
-    let len = std::fs::metadata(path)
-        .map_err(|e| err(e.to_string()))?
-        .len();
-    if len != raw_params_len(found) {
-        return Err(err(format!(
-            "size {len} bytes, expected {} for k = {found} (truncated or not raw-format params)",
-            raw_params_len(found)
-        )));
-    }
-    let file = std::fs::File::open(path).map_err(|e| err(e.to_string()))?;
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
-    ParamsKZG::<Bn256>::read_custom(&mut reader, SerdeFormat::RawBytes)
-        .map_err(|e| err(e.to_string()))
-}
-
-/// The k a raw-format params file declares in its header (checked to be in range).
-pub fn params_file_k(path: &Path) -> Result<u32, ParamsError> {
-    use std::io::Read;
-    let err = |reason: String| ParamsError::Read {
-        path: path.display().to_string(),
-        reason,
-    };
-    let mut file = std::fs::File::open(path).map_err(|e| err(e.to_string()))?;
-    let mut header = [0u8; 4];
-    file.read_exact(&mut header)
-        .map_err(|e| err(format!("no header: {e}")))?;
-    let k = u32::from_le_bytes(header);
-    if k == 0 || k > MAX_K {
-        return Err(err(format!(
-            "not a KZG params file (its header says k = {k})"
-        )));
-    }
-    Ok(k)
-}
-
-/// Reads a params file in halo2's raw format for any k' ≥ `k` (e.g. a ceremony's powers of
-/// τ converted to halo2's format) and cuts it down to `2^k` rows: the first `2^k` powers
-/// `τ^i·G₁` are kept and the Lagrange basis recomputed (halo2's `downsize`), which gives the
-/// params a setup for `k` with the same τ would give.
-pub fn read_params_at_least(path: &Path, k: u32) -> Result<ParamsKZG<Bn256>, ParamsError> {
-    let found = params_file_k(path)?;
-    if found < k {
-        return Err(ParamsError::WrongK {
-            path: path.display().to_string(),
-            found,
-            expected: k,
-        });
-    }
-    let mut params = read_params(path, found)?;
-    if found > k {
-        use halo2_proofs::poly::commitment::Params;
-        params.downsize(k);
-    }
-    Ok(params)
+    super::srs::read_ceremony(path, expected_k)
 }
 
 /// Writes params in halo2's raw format, atomically.
@@ -256,6 +234,129 @@ pub fn write_params(path: &Path, params: &ParamsKZG<Bn256>) -> Result<(), Params
         path: path.display().to_string(),
         reason: e.to_string(),
     })
+}
+
+/// The file name prefix of the local setup's cached params.
+const LOCAL_PREFIX: &str = "kzg-bn254-local-";
+
+/// Where the local setup whose `[τ]₂` hash begins with `tau` (16 hex digits) is cached for
+/// `k` under `dir`.
+pub fn local_params_path(dir: &Path, tau: &str, k: u32) -> PathBuf {
+    dir.join(format!("{LOCAL_PREFIX}{tau}-k{k}.params"))
+}
+
+/// The 16-hex-digit name of a local setup: the start of its `keccak256([τ]₂)`.
+fn local_name(params: &ParamsKZG<Bn256>) -> String {
+    hex::encode(&super::srs::tau_g2_hash(params)[..8])
+}
+
+/// The names of the local setups cached under `dir` that hold every k of `ks`, sorted.
+fn local_names_with(dir: &Path, ks: &[u32]) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let names: BTreeSet<String> = entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let rest = name.strip_prefix(LOCAL_PREFIX)?;
+            let (tau, _) = rest.split_once("-k")?;
+            (tau.len() == 16 && tau.bytes().all(|b| b.is_ascii_hexdigit())).then(|| tau.to_string())
+        })
+        .collect();
+    names
+        .into_iter()
+        .filter(|tau| ks.iter().all(|&k| local_params_path(dir, tau, k).is_file()))
+        .collect()
+}
+
+/// The local setup for each k of `ks` (one τ for all), cached under `dir`: with `want_tau`
+/// (a full `keccak256([τ]₂)` hex, as a proof file names it) that setup or an error; else the
+/// first cached setup holding every k; else, when `create`, a new one ([`local_setup`])
+/// written there. Returns the params (in the order of `ks`), their paths, and whether they
+/// were generated now. Each cached file read is checked as a ceremony file is, and must have
+/// the τ its name says.
+pub fn load_local_family(
+    dir: &Path,
+    ks: &[u32],
+    want_tau: Option<&str>,
+    create: bool,
+) -> Result<(Vec<ParamsKZG<Bn256>>, Vec<PathBuf>, bool), ParamsError> {
+    let wanted = match want_tau {
+        Some(t) => {
+            let bytes: [u8; 32] =
+                crate::hexfmt::decode_hex_fixed(t).map_err(|e| ParamsError::Read {
+                    path: dir.display().to_string(),
+                    reason: format!("the local setup's τ hash {t:?}: {e}"),
+                })?;
+            Some(hex::encode(&bytes[..8]))
+        }
+        None => None,
+    };
+    let found = match &wanted {
+        Some(name) => local_names_with(dir, ks).into_iter().find(|n| n == name),
+        None => local_names_with(dir, ks).into_iter().next(),
+    };
+    if let Some(name) = found {
+        let mut out = Vec::new();
+        let mut paths = Vec::new();
+        for &k in ks {
+            let path = local_params_path(dir, &name, k);
+            let params = read_params(&path, k)?;
+            if local_name(&params) != name {
+                return Err(ParamsError::Read {
+                    path: path.display().to_string(),
+                    reason: "its τ is not the one its name says: the cache was altered".into(),
+                });
+            }
+            out.push(params);
+            paths.push(path);
+        }
+        return Ok((out, paths, false));
+    }
+    if let Some(name) = wanted {
+        return Err(ParamsError::Read {
+            path: dir.display().to_string(),
+            reason: format!(
+                "no local setup {name} for k = {ks:?} here: a local setup is kept only on the \
+                 machine that made it (copy its file and pass it with --params, or prove under a \
+                 ceremony file)"
+            ),
+        });
+    }
+    if !create {
+        return Err(ParamsError::Read {
+            path: dir.display().to_string(),
+            reason: format!("no local setup for k = {ks:?}"),
+        });
+    }
+    let all = local_setup(ks)?;
+    std::fs::create_dir_all(dir).map_err(|e| ParamsError::Write {
+        path: dir.display().to_string(),
+        reason: e.to_string(),
+    })?;
+    let name = local_name(&all[0]);
+    let mut paths = Vec::new();
+    for (params, &k) in all.iter().zip(ks) {
+        let path = local_params_path(dir, &name, k);
+        write_params(&path, params)?;
+        paths.push(path);
+    }
+    Ok((all, paths, true))
+}
+
+/// [`load_local_family`] for one k.
+pub fn load_local(
+    dir: &Path,
+    k: u32,
+    want_tau: Option<&str>,
+    create: bool,
+) -> Result<(ParamsKZG<Bn256>, PathBuf, bool), ParamsError> {
+    let (mut params, mut paths, generated) = load_local_family(dir, &[k], want_tau, create)?;
+    match (params.pop(), paths.pop()) {
+        (Some(p), Some(path)) => Ok((p, path, generated)),
+        _ => Err(ParamsError::BadK(k)),
+    }
 }
 
 /// The development parameters for `k`, read from `dir` when cached there, else generated and
@@ -306,6 +407,43 @@ mod tests {
     }
 
     #[test]
+    fn local_setup_is_fresh_cached_and_found_by_its_tau() {
+        let dir = std::env::temp_dir().join(format!("batch-ecdsa-local-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(
+            load_local(&dir, 4, None, false).is_err(),
+            "nothing cached, nothing made"
+        );
+        let (a, path, made) = load_local(&dir, 4, None, true).unwrap();
+        assert!(made && path.is_file());
+        // Not the development setup, and a second fresh setup has another τ.
+        assert_ne!(a.s_g2(), dev_setup(4).unwrap().s_g2());
+        assert_ne!(a.s_g2(), local_setup(&[4]).unwrap()[0].s_g2());
+        let (b, _, made) = load_local(&dir, 4, None, true).unwrap();
+        assert!(!made);
+        assert_eq!(raw(&a), raw(&b));
+        // Found by the hash a proof names; another hash is a clear error.
+        let tau = crate::hexfmt::encode_hex(&super::super::srs::tau_g2_hash(&a));
+        assert!(load_local(&dir, 4, Some(&tau), false).is_ok());
+        let other = crate::hexfmt::encode_hex(&[7u8; 32]);
+        let e = load_local(&dir, 4, Some(&other), true)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no local setup 0707070707070707"), "{e}");
+        // A family shares one τ, and is found whole.
+        let (fam, _, made) = load_local_family(&dir, &[3, 5], None, true).unwrap();
+        assert!(made);
+        assert_eq!(fam[0].s_g2(), fam[1].s_g2());
+        assert_eq!(fam[0].get_g()[..8], fam[1].get_g()[..8]);
+        // A cache file altered (a point changed) is refused.
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[4 + 64 * 3 + 5] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(load_local(&dir, 4, Some(&tau), false).is_err());
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
     fn cache_round_trip_and_errors() {
         let dir = std::env::temp_dir().join(format!("batch-ecdsa-params-{}", std::process::id()));
         let (a, created) = load_or_create_dev(&dir, 4).unwrap();
@@ -334,20 +472,18 @@ mod tests {
         assert!(matches!(dev_setup(0), Err(ParamsError::BadK(0))));
         // A larger file cut down to k is the setup for k with the same τ.
         let (five, _) = load_or_create_dev(&dir, 5).unwrap();
-        let cut = read_params_at_least(&dev_params_path(&dir, 5), 4).unwrap();
+        let read_cut = |path: &Path, k| super::super::srs::read_ceremony(path, k);
+        let cut = read_cut(&dev_params_path(&dir, 5), 4).unwrap();
         assert_eq!(raw(&cut), raw(&a));
         assert_eq!(
-            raw(&read_params_at_least(&dev_params_path(&dir, 5), 5).unwrap()),
+            raw(&read_cut(&dev_params_path(&dir, 5), 5).unwrap()),
             raw(&five)
         );
-        assert!(matches!(
-            read_params_at_least(&dev_params_path(&dir, 4), 5),
-            Err(ParamsError::WrongK { .. })
-        ));
-        assert!(matches!(
-            read_params_at_least(&junk, 4),
-            Err(ParamsError::Read { .. })
-        ));
+        assert!(read_cut(&dev_params_path(&dir, 4), 5)
+            .unwrap_err()
+            .to_string()
+            .contains("fewer than the 2^5"));
+        assert!(matches!(read_cut(&junk, 4), Err(ParamsError::Read { .. })));
         std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -6,8 +6,10 @@
 //! absent, or `"keys"`):
 //!
 //! ```json
-//! { "version": 2, "circuit": "batch", "batch_size": 2, "k": 17, "window": 5,
-//!   "transcript": "blake2b" | "evm", "multiopen": "shplonk", "insecure_dev_params": true,
+//! { "version": 3, "circuit": "batch", "batch_size": 2, "k": 17, "window": 5,
+//!   "transcript": "blake2b" | "evm", "multiopen": "shplonk",
+//!   "setup": { "kind": "ceremony" | "local" | "insecure-dev", "file": "…", "tau_g2": "0x…",
+//!              "g1_powers": "0x…", "k": 17 },
 //!   "public_inputs": [ { "msg_hash": "0x…32 bytes", "pubkey": "0x04…65 bytes" } ],
 //!   "vk_hash": "0x…32 bytes", "proof": "0x…" }
 //! ```
@@ -21,7 +23,7 @@
 //! **Digest** (`"statement": "digest"`):
 //!
 //! ```json
-//! { "version": 2, "statement": "digest", "circuit": "batch", …,
+//! { "version": 3, "statement": "digest", "circuit": "batch", …,
 //!   "public_inputs": [ { "msg_hash": "0x…32 bytes", "address": "0x…20 bytes" } ],
 //!   "digest": "0x…32 bytes", "vk_hash": "0x…", "proof": "0x…" }
 //! ```
@@ -37,10 +39,15 @@
 //! `vk_hash` ([`super::proving_key::vk_hash`]) must equal that key's hash, so a proof made
 //! under another circuit build is reported as such.
 //!
-//! **Why no new version.** The keys form is exactly version 2 as it was (a keys file never
-//! writes `statement`), so every existing file parses and means what it meant. The digest
-//! form only adds fields; an older reader (`deny_unknown_fields`) refuses it on the unknown
-//! `statement` field instead of misreading it.
+//! `setup` ([`SetupIdentity`]) names the setup the proof was made under: its kind, the
+//! ceremony file's name, `keccak256([τ]₂)` and `keccak256` of the G₁ powers. It is a claim:
+//! a verifier loads the parameters its user chose, refuses a file naming the fixed-seed
+//! development setup unless asked, refuses one naming another setup than those parameters,
+//! and reports the setup of the parameters it loaded (`super::api::Verifier`).
+//!
+//! **Version 3** replaced version 2's `insecure_dev_params` flag with `setup`. Version 2 files
+//! were made without a setup identity, almost all under the fixed-seed development setup
+//! whose τ is public: they are refused with that reason (prove again).
 
 use std::path::Path;
 
@@ -63,6 +70,7 @@ use rand_core::RngCore;
 use serde::{Deserialize, Serialize};
 
 use super::circuit::{AnyCircuit, CircuitKind, CircuitVisitor};
+use super::srs::SetupIdentity;
 use super::transcript::{KeccakRead, KeccakWrite, TranscriptKind};
 use crate::hexfmt::{decode_hex, decode_hex_fixed, encode_hex};
 use crate::native::encoding::{fq_from_be_bytes, fq_to_be_bytes};
@@ -70,8 +78,9 @@ use crate::native::public_key::PublicKey;
 
 /// Version of the proof-file format written by this crate. 2 since the absent-operand fix of
 /// the relation block (README, security note): a version-1 file was made by a circuit whose
-/// proofs prove nothing, so it is refused rather than checked against a new key.
-pub const PROOF_FILE_VERSION: u32 = 2;
+/// proofs prove nothing, so it is refused rather than checked against a new key. 3 since the
+/// setup identity (module doc).
+pub const PROOF_FILE_VERSION: u32 = 3;
 
 /// Largest batch size a proof file may name (a verifier lays the circuit out for it: 4096
 /// signatures need about k = 28, far beyond any params in use).
@@ -100,6 +109,11 @@ pub enum ProofFileError {
          proves nothing (see the README's security note); prove the batch again"
     )]
     BeforeSoundnessFix,
+    #[error(
+        "proof file version 2 names no setup, and such files were made under the fixed-seed \
+         development setup whose τ is public (anyone can forge them): prove the batch again"
+    )]
+    BeforeSetupIdentity,
     #[error("proof file: {0}")]
     Field(String),
     #[error("cannot write proof file {path}: {reason}")]
@@ -203,8 +217,8 @@ pub struct ProofFile {
     pub window: u32,
     pub transcript: String,
     pub multiopen: String,
-    /// Whether the proof was made under the insecure development setup.
-    pub insecure_dev_params: bool,
+    /// The setup the proof names (a claim: the module doc).
+    pub setup: SetupIdentity,
     pub public_inputs: Vec<PublicInputRecord>,
     /// The digest D of the public inputs, hex (digest statement only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -252,6 +266,7 @@ impl ProofFile {
         match value.get("version").and_then(|v| v.as_u64()) {
             Some(v) if v == u64::from(PROOF_FILE_VERSION) => {}
             Some(1) => return Err(ProofFileError::BeforeSoundnessFix),
+            Some(2) => return Err(ProofFileError::BeforeSetupIdentity),
             Some(v) => return Err(ProofFileError::Version(v.min(u64::from(u32::MAX)) as u32)),
             None => {
                 return Err(ProofFileError::Field(
@@ -317,6 +332,16 @@ impl ProofFile {
                 self.k
             )));
         }
+        if self.setup.k != self.k {
+            return Err(ProofFileError::Field(format!(
+                "setup.k = {} but the proof's k = {}",
+                self.setup.k, self.k
+            )));
+        }
+        self.setup.tau_g2_bytes().map_err(ProofFileError::Field)?;
+        self.setup
+            .g1_powers_bytes()
+            .map_err(ProofFileError::Field)?;
         self.vk_hash_bytes()?;
         self.proof_bytes()?;
         self.statement_inputs()?;
@@ -623,7 +648,13 @@ mod tests {
             window: 4,
             transcript: "blake2b".into(),
             multiopen: "shplonk".into(),
-            insecure_dev_params: true,
+            setup: SetupIdentity {
+                kind: crate::prover::srs::SetupKind::InsecureDev,
+                file: None,
+                tau_g2: encode_hex(&[1u8; 32]),
+                g1_powers: encode_hex(&[2u8; 32]),
+                k: 17,
+            },
             public_inputs: items
                 .iter()
                 .map(|i| public_input_record(&i.h, &i.q))
@@ -653,8 +684,8 @@ mod tests {
         );
         // Written as "keys" explicitly, it reads the same.
         let explicit = json.replace(
-            "\"version\": 2,",
-            "\"version\": 2, \"statement\": \"keys\",",
+            "\"version\": 3,",
+            "\"version\": 3, \"statement\": \"keys\",",
         );
         assert_eq!(ProofFile::parse(&explicit).unwrap(), sample());
     }
@@ -779,12 +810,25 @@ mod tests {
         let cases: Vec<(String, &str)> = vec![
             ("not json".into(), "not valid JSON"),
             (
-                f.to_json().replace("\"version\": 2", "\"version\": 9"),
+                f.to_json().replace("\"version\": 3", "\"version\": 9"),
                 "version 9",
             ),
             (
-                f.to_json().replace("\"version\": 2", "\"version\": 1"),
+                f.to_json().replace("\"version\": 3", "\"version\": 1"),
                 "before the relation-block soundness fix",
+            ),
+            (
+                f.to_json().replace("\"version\": 3", "\"version\": 2"),
+                "version 2 names no setup",
+            ),
+            (
+                f.to_json()
+                    .replace("\"kind\": \"insecure-dev\"", "\"kind\": \"trusted\""),
+                "unknown setup kind",
+            ),
+            (
+                f.to_json().replace("\"k\": 17\n    }", "\"k\": 16\n    }"),
+                "setup.k = 16",
             ),
             (
                 f.to_json()
