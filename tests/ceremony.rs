@@ -444,6 +444,42 @@ fn the_three_setup_kinds_are_never_confused() {
             "every line about it says INSECURE: {line:?}"
         );
     }
+    // The fixed-seed params given as if they were a ceremony file: recognised by their τ.
+    let dev_file = params_dir.join(format!("kzg-bn254-dev-INSECURE-k{POWER}.params"));
+    let out = verify(&[
+        "--proof",
+        s(&dev),
+        "--params",
+        s(&dev_file),
+        "--params-dir",
+        s(&params_dir),
+    ]);
+    assert_exit(&out, 1, "the fixed-seed params passed as --params");
+    assert!(
+        text(&out).contains("INSECURE fixed-seed development setup"),
+        "{}",
+        text(&out)
+    );
+    let out = prove(&[
+        "--count",
+        "1",
+        "--params",
+        s(&dev_file),
+        "--params-dir",
+        s(&params_dir),
+        "--out",
+        s(&dir.join("x.json")),
+    ]);
+    assert_exit(
+        &out,
+        2,
+        "prove with the fixed-seed params passed as --params",
+    );
+    assert!(
+        text(&out).contains("--insecure-dev-setup"),
+        "{}",
+        text(&out)
+    );
     // The file claiming a local setup instead: the label changes nothing (the local setup
     // here has another τ), and it is not reported as local.
     let mut lie: serde_json::Value =

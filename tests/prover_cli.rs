@@ -337,8 +337,16 @@ fn valid_batch_proves_and_verifies_and_tampering_is_caught() {
     let proof = dir.join("proof.json");
     let o = prove_batch(&batch, &params, &proof, &["--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("INSECURE development setup"));
+    // The default setup is the local one (τ from this machine's randomness), never the
+    // fixed-seed one.
+    assert!(!text(&o).contains("INSECURE"), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("setup: local setup"),
+        "{}",
+        text(&o)
+    );
     let j = last_json(&o);
+    assert_eq!(j["setup"]["kind"], "local", "{j}");
     for key in DESIGN_KEYS {
         assert!(!j[key].is_null(), "JSON key {key} missing: {j}");
     }
@@ -372,7 +380,8 @@ fn valid_batch_proves_and_verifies_and_tampering_is_caught() {
 
     // The same SRS given as a params file (as a ceremony file would be); junk there is bad
     // input.
-    let params_file = params.join(format!("kzg-bn254-dev-INSECURE-k{k}.params"));
+    let tau = &j["setup"]["tau_g2"].as_str().unwrap()[2..18];
+    let params_file = params.join(format!("kzg-bn254-local-{tau}-k{k}.params"));
     let with_file = |file: &Path| {
         run(
             env!("CARGO_BIN_EXE_verify"),

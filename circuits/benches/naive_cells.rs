@@ -52,7 +52,7 @@ fn main() {
     let ecc = c.chip();
     let mut b = Builder::new(0, params.clone());
     let w0 = ecdsa_witness(0);
-    batch_ecdsa_circuits::ecdsa::naive::verify_signature(
+    batch_ecdsa_circuits::ecdsa::naive::lay_out_verification_for_counts(
         &ecc,
         &mut b,
         &w0,

@@ -6,10 +6,12 @@ pragma solidity 0.8.19;
 /// is exactly prefix ‖ expectedHi ‖ expectedLo ‖ proof, with a prefix of `prefixBytes` bytes
 /// whose keccak256 is expectedPrefixHash (the aggregated verifier's accumulator words; none
 /// for the batch proof's own verifier, whose calldata is D_hi ‖ D_lo ‖ proof) and a proof
-/// whose keccak256 is expectedProofHash, and reverts otherwise. After the check it spends
-/// `burn` empty loop iterations, so that a measured call's execution gas lies above the
-/// EIP-7623 calldata floor, as a real verifier's does; its own gas is then measured alone and
-/// subtracted.
+/// whose keccak256 is expectedProofHash. Otherwise it reverts with the part that differs, or,
+/// deployed with `exhaust`, uses all the gas it was given (as the real verifier does when a
+/// precompile fails on an off-curve point), to test the wrapper's gas cap. After the check it
+/// spends `burn` empty loop iterations (43 gas each), so that a measured call's execution gas
+/// lies above the EIP-7623 calldata floor, as a real verifier's does; its own gas is then
+/// measured alone and subtracted.
 contract MockDigestVerifier {
     uint256 private immutable prefixBytes;
     bytes32 private immutable expectedPrefixHash;
@@ -17,6 +19,7 @@ contract MockDigestVerifier {
     bytes32 private immutable expectedLo;
     bytes32 private immutable expectedProofHash;
     uint256 private immutable burn;
+    bool private immutable exhaust;
 
     constructor(
         uint256 prefixWords,
@@ -24,7 +27,8 @@ contract MockDigestVerifier {
         bytes32 hi,
         bytes32 lo,
         bytes32 proofHash,
-        uint256 burn_
+        uint256 burn_,
+        bool exhaust_
     ) {
         prefixBytes = prefixWords * 32;
         expectedPrefixHash = prefixHash;
@@ -32,15 +36,30 @@ contract MockDigestVerifier {
         expectedLo = lo;
         expectedProofHash = proofHash;
         burn = burn_;
+        exhaust = exhaust_;
+    }
+
+    /// What differs from the expected calldata ("" when nothing does).
+    function mismatch(bytes calldata input) private view returns (string memory) {
+        uint256 p = prefixBytes;
+        if (input.length < p + 64) return "short";
+        if (keccak256(input[0:p]) != expectedPrefixHash) return "prefix";
+        if (bytes32(input[p:p + 32]) != expectedHi) return "D_hi";
+        if (bytes32(input[p + 32:p + 64]) != expectedLo) return "D_lo";
+        if (keccak256(input[p + 64:]) != expectedProofHash) return "proof";
+        return "";
     }
 
     fallback(bytes calldata input) external returns (bytes memory) {
-        uint256 p = prefixBytes;
-        require(input.length >= p + 64, "short");
-        require(keccak256(input[0:p]) == expectedPrefixHash, "prefix");
-        require(bytes32(input[p:p + 32]) == expectedHi, "D_hi");
-        require(bytes32(input[p + 32:p + 64]) == expectedLo, "D_lo");
-        require(keccak256(input[p + 64:]) == expectedProofHash, "proof");
+        string memory why = mismatch(input);
+        if (bytes(why).length != 0) {
+            if (exhaust) {
+                assembly {
+                    invalid()
+                }
+            }
+            revert(why);
+        }
         for (uint256 i = 0; i < burn; ) {
             unchecked {
                 ++i;

@@ -26,22 +26,34 @@
 //! built **from the file's statement** (never read from the calldata file), and under the
 //! digest statement the wrapper ([`crate::wrapper`], deployed with the accumulator as prefix
 //! words) in front of it accepts the batch and returns D. The caller compares the pairs with
-//! the batch it holds ([`check_pairs`]). It trusts the verifier's Solidity it is given:
-//! re-deriving it from the circuit takes the outer keygen (`prove-aggregated`).
+//! the batch it holds ([`check_pairs`]).
+//!
+//! ## What [`check_trusted`] checks first
+//! The folder is checked against what the user trusts, never against itself
+//! ([`crate::pinning`]): the verifier is the one the user pinned (its source, or the folder's
+//! source whose code hash equals the deployed contract's), its pairing check uses the `[τ]₂`
+//! of the setup the user trusts, its header says the folder's statement, B, both k and setup,
+//! and a folder under the fixed-seed development setup is refused unless the user asked for it.
 
 use std::path::Path;
 
 use batch_ecdsa::hexfmt::{decode_hex, decode_hex_fixed, encode_hex};
 use batch_ecdsa::native::digest::{batch_digest, digest_words};
+use batch_ecdsa::native::hash::keccak256;
 use batch_ecdsa::prover::proof::DigestPair;
+use batch_ecdsa::prover::srs::{SetupIdentity, SetupKind};
+use halo2_proofs::halo2curves::bn256::G2Affine;
+use halo2_proofs::halo2curves::serde::SerdeObject;
+
+use crate::pinning::{code_hash, embeds_tau, Header};
 use batch_ecdsa_circuits::ecdsa::Statement;
 use serde::{Deserialize, Serialize};
 
 use crate::chain::{CallGas, CallOutcome};
 use crate::solc::{Compiled, Solc};
 use crate::wrapper::{
-    verify_hashes_calldata, verify_transactions_calldata, wrapper_proof, WrapperChain, WrapperCode,
-    WrapperRevert, AGGREGATED_PREFIX_WORDS,
+    aggregated_wrapper_config, verify_hashes_calldata, verify_transactions_calldata, wrapper_proof,
+    WrapperChain, WrapperCode, WrapperRevert, AGGREGATED_PREFIX_WORDS,
 };
 use crate::EIP170_CODE_LIMIT;
 
@@ -53,8 +65,11 @@ pub const VERIFIER_FILE: &str = "AggregationVerifier.sol";
 pub const VERIFIER_CALLDATA_FILE: &str = "verifier-calldata.hex";
 /// The wrapper's calldata, hex (digest statement).
 pub const WRAPPER_CALLDATA_FILE: &str = "wrapper-calldata.hex";
-/// [`AggregatedProofFile::format`].
-pub const FORMAT: &str = "batch-ecdsa aggregated proof v1";
+/// [`AggregatedProofFile::format`]. v2 since the setup identity (`setup`); a v1 file was made
+/// under the fixed-seed development setup (the only one the route then had) and is refused.
+pub const FORMAT: &str = "batch-ecdsa aggregated proof v2";
+/// The format before the setup identity.
+pub const FORMAT_V1: &str = "batch-ecdsa aggregated proof v1";
 /// Words of the KZG accumulator before the inner public inputs.
 pub const ACCUMULATOR_WORDS: usize = AGGREGATED_PREFIX_WORDS;
 
@@ -79,8 +94,9 @@ pub struct AggregatedProofFile {
     /// log2 rows of the inner (batch) and outer (aggregation) circuits.
     pub inner_k: u32,
     pub outer_k: u32,
-    /// Which KZG parameters: the INSECURE development setup (a prototype, not a deployment).
-    pub params: String,
+    /// The setup both circuits were proven under (one τ), identified at the outer k: a claim,
+    /// checked against the setup the user trusts (`verify-aggregated`).
+    pub setup: SetupIdentity,
     /// Digest: per signature (raw signing hash, address), in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub records: Vec<PairRecord>,
@@ -159,6 +175,7 @@ impl AggregatedProofFile {
         batch_size: usize,
         inner_k: u32,
         outer_k: u32,
+        setup: &SetupIdentity,
         pairs: &[DigestPair],
         inner_public_inputs: &[[u8; 32]],
         accumulator: &[[u8; 32]],
@@ -171,7 +188,7 @@ impl AggregatedProofFile {
             batch_size,
             inner_k,
             outer_k,
-            params: "development setup (INSECURE: its trapdoor is public)".into(),
+            setup: setup.clone(),
             records: pairs
                 .iter()
                 .map(|(h, a)| PairRecord {
@@ -191,13 +208,28 @@ impl AggregatedProofFile {
         let path = dir.join(PROOF_FILE);
         let text = std::fs::read_to_string(&path)
             .map_err(|e| bad(format!("cannot read {}: {e}", path.display())))?;
-        serde_json::from_str(&text).map_err(|e| bad(format!("{}: {e}", path.display())))
+        let value: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+        if value.get("format").and_then(|f| f.as_str()) == Some(FORMAT_V1) {
+            return Err(AggregatedError::Invalid(format!(
+                "{}: format v1 names no setup: such folders were made under the fixed-seed \
+                 development setup, whose τ is public (anyone can forge them); prove again",
+                path.display()
+            )));
+        }
+        serde_json::from_value(value).map_err(|e| bad(format!("{}: {e}", path.display())))
     }
 
     /// Decodes and checks the file: format, statement, counts, and under the digest
     /// statement D = the pairs' digest and inner public inputs = D_hi, D_lo (a mismatch is
     /// [`AggregatedError::Invalid`]: the file states something its proof does not).
     pub fn decode(&self) -> Result<Decoded, AggregatedError> {
+        if self.setup.k != self.outer_k {
+            return Err(bad(format!(
+                "setup.k = {} but outer_k = {}",
+                self.setup.k, self.outer_k
+            )));
+        }
         if self.format != FORMAT {
             return Err(bad(format!(
                 "format is {:?}, expected {FORMAT:?}",
@@ -290,6 +322,95 @@ impl AggregatedProofFile {
             accumulator,
             proof,
         })
+    }
+}
+
+/// What the user trusts, for [`check_trusted`].
+pub struct Trusted<'a> {
+    /// The verifier's source: the user's own (`--verifier`), or the folder's when pinned by
+    /// `code_hash`.
+    pub source: &'a str,
+    /// `source` compiled.
+    pub compiled: &'a Compiled,
+    /// The deployed contract's code hash (`--verifier-code-hash`), when the user gave it.
+    pub code_hash: Option<[u8; 32]>,
+    /// `[τ]₂` of the setup the user trusts, and its kind.
+    pub s_g2: G2Affine,
+    pub kind: SetupKind,
+}
+
+/// Checks the folder's file against what the user trusts (module doc). Every refusal is
+/// [`AggregatedError::Invalid`] with the reason.
+pub fn check_trusted(file: &AggregatedProofFile, t: &Trusted) -> Result<(), AggregatedError> {
+    let invalid = |m: String| Err(AggregatedError::Invalid(m));
+    if file.setup.kind.is_insecure() && !t.kind.is_insecure() {
+        return invalid(
+            "refused: the folder was proven under the INSECURE fixed-seed development setup, \
+             whose τ is public, so anyone can forge an aggregated proof of anything under it \
+             (an audit forged one for two unsigned 1,000-ETH transfers); pass \
+             --insecure-dev-setup to check it anyway (test fixtures only)"
+                .into(),
+        );
+    }
+    let trusted_tau = encode_hex(&keccak256(&t.s_g2.to_raw_bytes()));
+    if file.setup.tau_g2 != trusted_tau {
+        return invalid(format!(
+            "refused: the folder names the {}, but the setup you trust has keccak256([τ]₂) = {trusted_tau}",
+            file.setup.describe()
+        ));
+    }
+    if let Some(want) = t.code_hash {
+        let got = code_hash(&t.compiled.runtime);
+        if got != want {
+            return invalid(format!(
+                "refused: the verifier source is not the deployed contract: its runtime code \
+                 hash is {}, the contract's {}",
+                encode_hex(&got),
+                encode_hex(&want)
+            ));
+        }
+    }
+    if !embeds_tau(t.source, &t.s_g2) {
+        return invalid(
+            "refused: the verifier's pairing check does not use the [τ]₂ of the setup you trust \
+             (another setup's verifier, or not a batch-ecdsa verifier)"
+                .into(),
+        );
+    }
+    let header = Header::parse(t.source).map_err(AggregatedError::Invalid)?;
+    let Some(h) = header else {
+        if t.kind.is_insecure() {
+            return Ok(());
+        }
+        return invalid(
+            "refused: the verifier has no batch-ecdsa header (generated before setups were \
+             recorded), so nothing ties it to a statement, B and k; make it again with \
+             prove-aggregated"
+                .into(),
+        );
+    };
+    let mut differ = Vec::new();
+    let mut cmp = |what: &str, ours: String, theirs: String| {
+        if ours != theirs {
+            differ.push(format!(
+                "{what}: the folder says {ours}, the verifier {theirs}"
+            ));
+        }
+    };
+    cmp("statement", file.statement.clone(), h.statement);
+    cmp("B", file.batch_size.to_string(), h.batch_size.to_string());
+    cmp("inner k", file.inner_k.to_string(), h.inner_k.to_string());
+    cmp("outer k", file.outer_k.to_string(), h.outer_k.to_string());
+    cmp("setup", file.setup.kind.to_string(), h.setup_kind);
+    cmp("tau_g2", file.setup.tau_g2.clone(), h.tau_g2);
+    cmp("g1_powers", file.setup.g1_powers.clone(), h.g1_powers);
+    if differ.is_empty() {
+        Ok(())
+    } else {
+        invalid(format!(
+            "refused: the folder is not what the pinned verifier verifies: {}",
+            differ.join("; ")
+        ))
     }
 }
 
@@ -435,8 +556,13 @@ pub fn verify_compiled(
         )));
     }
     // One chain: the verifier, and the wrapper in front of it (used under the digest statement).
-    let mut chain =
-        WrapperChain::deploy(wrapper, &verifier.creation, false, ACCUMULATOR_WORDS).map_err(bad)?;
+    let mut chain = WrapperChain::deploy(
+        wrapper,
+        &verifier.creation,
+        false,
+        &aggregated_wrapper_config(),
+    )
+    .map_err(bad)?;
     let calldata = decoded.verifier_calldata();
     let called = chain.call_verifier(&calldata).map_err(bad)?;
     let gas = gas_of(&called.outcome, "called directly")?;
@@ -470,6 +596,15 @@ pub fn verify_compiled(
         ))),
         Err(WrapperRevert::ProofRejected) => Err(AggregatedError::Invalid(format!(
             "{call} through the wrapper: the verifier rejects the proof for this batch"
+        ))),
+        // The proof's own form (a wrong length, a word out of range): the proof is invalid.
+        Err(
+            e @ (WrapperRevert::ProofLength { .. }
+            | WrapperRevert::AccumulatorOutOfRange(_)
+            | WrapperRevert::ProofWordOutOfRange(_)),
+        ) => Err(AggregatedError::Invalid(format!(
+            "{call} through the wrapper: the proof is malformed ({})",
+            e.name()
         ))),
         Err(other) => Err(bad(format!(
             "{call} through the wrapper reverted: {other:?}"
@@ -562,6 +697,13 @@ mod tests {
             b,
             14,
             22,
+            &SetupIdentity {
+                kind: batch_ecdsa::prover::srs::SetupKind::Ceremony,
+                file: Some("pot.ptau".into()),
+                tau_g2: encode_hex(&[1; 32]),
+                g1_powers: encode_hex(&[2; 32]),
+                k: 22,
+            },
             &p,
             &words,
             &[[7u8; 32]; ACCUMULATOR_WORDS],

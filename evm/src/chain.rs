@@ -136,6 +136,17 @@ impl Chain {
 
     /// Calls `to` with `calldata` (gas limit [`CALL_GAS_LIMIT`]).
     pub fn call(&mut self, to: Address, calldata: &[u8]) -> Result<Called, String> {
+        self.call_with_gas_limit(to, calldata, CALL_GAS_LIMIT)
+    }
+
+    /// Calls `to` with `calldata` in a transaction of this gas limit (an error when it is
+    /// below the transaction's intrinsic gas or EIP-7623 floor).
+    pub fn call_with_gas_limit(
+        &mut self,
+        to: Address,
+        calldata: &[u8],
+        gas_limit: u64,
+    ) -> Result<Called, String> {
         let init = revm::interpreter::gas::calculate_initial_tx_gas(
             SpecId::PRAGUE,
             calldata,
@@ -145,7 +156,7 @@ impl Chain {
             0,
         );
         let tx = TxEnv {
-            gas_limit: CALL_GAS_LIMIT,
+            gas_limit,
             kind: TxKind::Call(to),
             data: calldata.to_vec().into(),
             ..Default::default()

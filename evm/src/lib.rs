@@ -12,6 +12,8 @@
 //!   Solidity loop, measured in the same EVM;
 //! - [`wrapper`]: the digest wrapper a rollup calls with its signing payloads (or hashes),
 //!   senders and proof: it recomputes the digest-mode public input D and calls the verifier;
+//! - [`pinning`]: what a user checks an aggregated proof against: the verifier they pinned
+//!   (code hash or source) and the setup they trust (its `[τ]₂` in the verifier's code);
 //! - [`aggregated`]: the aggregated proof folder (the batch proof verified inside an
 //!   aggregation circuit, whose verifier fits EIP-170), checked on the EVM with the wrapper;
 //!   `aggregate` (feature `aggregate`) makes it.
@@ -30,6 +32,7 @@ pub mod chain;
 pub mod ecrecover;
 pub mod generate;
 pub mod measure;
+pub mod pinning;
 pub mod solc;
 pub mod wrapper;
 

@@ -4,13 +4,13 @@
 //! verifier with D_hi ‖ D_lo ‖ proof, so the public input is never taken from the caller.
 //!
 //! A verifier whose public inputs begin with words that belong to the proof is served by a
-//! wrapper deployed with that many prefix words (`constructor(verifier, prefixWords)`): the
-//! caller's `proof` is then prefix ‖ rest ([`wrapper_proof`]) and the verifier is called with
-//! prefix ‖ D_hi ‖ D_lo ‖ rest ([`verifier_calldata`]). The batch proof's own verifier has
-//! none; the aggregated verifier (feature `aggregate`: an outer circuit verifying the batch
-//! proof) has [`AGGREGATED_PREFIX_WORDS`], its KZG accumulator, which its calldata carries
-//! before the inner proof's D_hi, D_lo ([`split_verifier_calldata`] takes such calldata
-//! apart). [`measure_aggregated`] runs the wrapper in front of the real aggregated verifier.
+//! wrapper deployed with that many prefix words: the caller's `proof` is then prefix ‖ rest
+//! ([`wrapper_proof`]) and the verifier is called with prefix ‖ D_hi ‖ D_lo ‖ rest
+//! ([`verifier_calldata`]). The batch proof's own verifier has none; the aggregated verifier
+//! (feature `aggregate`: an outer circuit verifying the batch proof) has
+//! [`AGGREGATED_PREFIX_WORDS`], its KZG accumulator, which its calldata carries before the
+//! inner proof's D_hi, D_lo ([`split_verifier_calldata`] takes such calldata apart).
+//! [`measure_aggregated`] runs the wrapper in front of the real aggregated verifier.
 //!
 //! ABI (both return `bytes32 D`; `view`):
 //!
@@ -20,14 +20,31 @@
 //! verifyHashes(bytes hashes, bytes senders, bytes proof)
 //!     hashes   = h₀ ‖ … ‖ h_{B−1}                                        (32 bytes each)
 //! senders = a₀ ‖ … ‖ a_{B−1} (20 bytes each), B = |senders| / 20 ≥ 1
+//! constructor(address verifier, uint256 prefixWords, uint256 restBytes,
+//!             uint256 scalarsOffset, uint256 scalarsCount, uint256 verifierGas)
 //! ```
+//!
+//! The constructor's arguments after the verifier are a [`WrapperConfig`]: the prefix words (0
+//! or 12), the [`ProofLayout`] of the verifier's proof after the prefix (its length, and where
+//! its scalars are: every other word is a G1 coordinate) and the gas the verifier is called
+//! with. [`aggregated_wrapper_config`] is the aggregated verifier's ([`AGGREGATED_PROOF_LAYOUT`],
+//! [`AGGREGATED_VERIFIER_GAS`]); [`ProofLayout::find`] reads a layout off an honest SHPLONK
+//! proof (the leading run of points on y² = x³ + 3, the scalars, the two final points).
 //!
 //! A payload is at most 2²⁴ − 1 bytes ([`MAX_PAYLOAD_BYTES`]; Ethereum's transactions are at
 //! most 128 KiB in the mempool). The contract reverts with a custom error ([`WrapperRevert`])
-//! when the senders are empty or not a multiple of 20 bytes, when there are not 32 bytes of
-//! hash per sender, when a length prefix or payload runs past the end or bytes follow the
-//! B-th payload, when `proof` is shorter than the prefix, and when the verifier rejects (or
-//! the verifier address has no code).
+//! when the calldata is not the canonical encoding of its three arguments (trailing bytes,
+//! other offsets, non-zero padding), when the senders are empty or not a multiple of 20
+//! bytes, when there are not 32 bytes of hash per sender, when a length prefix or payload runs
+//! past the end or bytes follow the B-th payload, when `proof` is not exactly prefix + rest
+//! bytes, when an accumulator limb or coordinate is out of range (limb ≥ 2⁸⁸, top limb ≥ 2⁷⁸,
+//! coordinate ≥ q), when a scalar word of the proof is ≥ r or a coordinate word ≥ q, when the
+//! gas left cannot forward the verifier its whole `verifierGas` (`InsufficientGas`), and when
+//! the verifier rejects within that gas (or the verifier address has no code). The generated
+//! verifier itself reads public inputs and scalars mod r, ignores calldata past its proof and
+//! burns all the gas it is given on an off-curve point; through the hardened wrapper a
+//! proof has one encoding and a bad one costs at most `verifierGas`
+//! ([`measure_tampering`], `results/wrapper-tamper.json`).
 //!
 //! [`measure`] gives the wrapper's own cost against [`MOCK_VERIFIER_SOURCE`], a stand-in
 //! verifier that checks the words and the proof bytes it is given (no proof needed).
@@ -38,6 +55,8 @@ use batch_ecdsa::native::hash::keccak256;
 use batch_ecdsa::prover::api::digest_pairs_of;
 use batch_ecdsa::prover::circuit::witnesses_from_batch;
 use batch_ecdsa::prover::proof::DigestPair;
+use ff::PrimeField;
+use halo2_proofs::halo2curves::bn256::{Fq, Fr};
 use revm::primitives::Address;
 use serde::{Deserialize, Serialize};
 
@@ -72,6 +91,279 @@ pub const VERIFY_HASHES: &str = "verifyHashes(bytes,bytes,bytes)";
 /// 88 bits (`aggregate::ACCUMULATOR_LIMBS`, feature `aggregate`).
 pub const AGGREGATED_PREFIX_WORDS: usize = 12;
 
+/// BN254's base field modulus q (G1 coordinates), a big-endian word.
+pub const BN254_Q: [u8; 32] =
+    be_word("30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47");
+
+/// BN254's scalar field modulus r, a big-endian word.
+pub const BN254_R: [u8; 32] =
+    be_word("30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001");
+
+/// Bits of an accumulator limb (three per coordinate, the least significant first).
+pub const LIMB_BITS: u32 = 88;
+
+/// Bits of a coordinate's top limb: q < 2²⁵⁴ = 2^(2·88 + 78).
+pub const TOP_LIMB_BITS: u32 = 78;
+
+/// A big-endian word from 64 hex digits (constants only).
+const fn be_word(hex: &str) -> [u8; 32] {
+    let h = hex.as_bytes();
+    assert!(h.len() == 64);
+    let mut out = [0u8; 32];
+    let mut i = 0;
+    while i < 64 {
+        let c = h[i];
+        let v = match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            _ => panic!("not lower-case hex"),
+        };
+        out[i / 2] |= v << (4 * (1 - i % 2));
+        i += 1;
+    }
+    out
+}
+
+/// `a + b` of big-endian words, `None` past 2²⁵⁶.
+pub fn add_words(a: &[u8; 32], b: &[u8; 32]) -> Option<[u8; 32]> {
+    let mut out = [0u8; 32];
+    let mut carry = 0u16;
+    for i in (0..32).rev() {
+        let s = a[i] as u16 + b[i] as u16 + carry;
+        out[i] = s as u8;
+        carry = s >> 8;
+    }
+    (carry == 0).then_some(out)
+}
+
+/// The big-endian word 2^`bits` (`bits` < 256).
+pub fn pow2_word(bits: u32) -> [u8; 32] {
+    let mut w = [0u8; 32];
+    w[31 - (bits / 8) as usize] = 1 << (bits % 8);
+    w
+}
+
+/// A big-endian word as a field element of BN254's base field, if it is < q.
+fn base_field(word: &[u8]) -> Option<Fq> {
+    let mut le: [u8; 32] = word.try_into().ok()?;
+    le.reverse();
+    Option::from(Fq::from_repr(le))
+}
+
+/// Whether a big-endian word is < r (a canonical scalar).
+pub fn is_scalar(word: &[u8]) -> bool {
+    let Ok(mut le) = <[u8; 32]>::try_from(word) else {
+        return false;
+    };
+    le.reverse();
+    Option::<Fr>::from(Fr::from_repr(le)).is_some()
+}
+
+/// Whether a big-endian word is < q (a canonical G1 coordinate).
+pub fn is_coordinate(word: &[u8]) -> bool {
+    base_field(word).is_some()
+}
+
+/// Whether 64 bytes are x ‖ y (big-endian, each < q) of a point on BN254's G1,
+/// y² = x³ + 3 (the point at infinity, which the generated verifier encodes as (0, 0), is not).
+pub fn is_g1_point(xy: &[u8]) -> bool {
+    if xy.len() != 64 {
+        return false;
+    }
+    match (base_field(&xy[..32]), base_field(&xy[32..])) {
+        (Some(x), Some(y)) => y.square() == x.square() * x + Fq::from(3),
+        _ => false,
+    }
+}
+
+/// Where the scalars are in a verifier's proof (the bytes after the prefix words, `rest`): the
+/// wrapper's constructor arguments `restBytes, scalarsOffset, scalarsCount`. Every 32-byte word
+/// of `rest` outside the scalars is a G1 coordinate. snark-verifier's SHPLONK proof is the
+/// commitments (64 bytes each: x, y), the evaluations (scalars), then the two opening points
+/// W, W' (128 bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProofLayout {
+    /// Bytes of `rest` (a multiple of 32): `proof` must be exactly 32·prefix_words + this.
+    pub rest_bytes: usize,
+    /// Byte offset in `rest` of the first scalar word (a multiple of 32).
+    pub scalars_offset: usize,
+    /// Scalar words from there on.
+    pub scalars_count: usize,
+}
+
+impl ProofLayout {
+    /// A layout of `rest_bytes` with no scalars: every word a coordinate (< q).
+    pub fn coordinates_only(rest_bytes: usize) -> Self {
+        ProofLayout {
+            rest_bytes,
+            scalars_offset: 0,
+            scalars_count: 0,
+        }
+    }
+
+    /// The layout of an honest SHPLONK proof, read off its bytes: the leading run of 64-byte
+    /// chunks that are points on y² = x³ + 3 (the commitments), the last 128 bytes two such
+    /// points (W, W'), and the words between them the scalars, each < r. An error when the
+    /// bytes are not so (a length not a multiple of 32, no scalars, a final chunk off the
+    /// curve, a middle word ≥ r). The layout is the verifier's (its circuit's): read it off an
+    /// honest proof, never off the proof being checked.
+    pub fn find(rest: &[u8]) -> Result<Self, String> {
+        let len = rest.len();
+        if !len.is_multiple_of(32) {
+            return Err(format!("{len} bytes: not a whole number of 32-byte words"));
+        }
+        if len < 128 + 32 {
+            return Err(format!(
+                "{len} bytes: shorter than two points and a scalar (160)"
+            ));
+        }
+        let body = len - 128;
+        for at in [body, body + 64] {
+            if !is_g1_point(&rest[at..at + 64]) {
+                return Err(format!(
+                    "the 64 bytes at {at} (one of the last two) are not a point on G1"
+                ));
+            }
+        }
+        let mut points = 0;
+        while 64 * (points + 1) <= body && is_g1_point(&rest[64 * points..64 * (points + 1)]) {
+            points += 1;
+        }
+        let scalars_offset = 64 * points;
+        let scalars_count = (body - scalars_offset) / 32;
+        if scalars_count == 0 {
+            return Err("no scalars between the points".into());
+        }
+        let layout = ProofLayout {
+            rest_bytes: len,
+            scalars_offset,
+            scalars_count,
+        };
+        match layout.first_out_of_range(rest) {
+            Some(at) => Err(format!(
+                "the word at {at} is neither a point's coordinate nor a scalar < r"
+            )),
+            None => Ok(layout),
+        }
+    }
+
+    /// The byte offset (in `rest`) of the first word the wrapper rejects with
+    /// `ProofWordOutOfRange` (a scalar ≥ r, a coordinate ≥ q, or a partial last word), `None`
+    /// when all are in range. The length is not compared with `rest_bytes`.
+    pub fn first_out_of_range(&self, rest: &[u8]) -> Option<usize> {
+        let scalars = self.scalars_offset..self.scalars_offset + 32 * self.scalars_count;
+        rest.chunks(32).enumerate().find_map(|(i, w)| {
+            let at = 32 * i;
+            let ok = if scalars.contains(&at) {
+                is_scalar(w)
+            } else {
+                is_coordinate(w)
+            };
+            (!ok).then_some(at)
+        })
+    }
+}
+
+/// The index (0 to 11) of the first accumulator word the wrapper rejects with
+/// `AccumulatorOutOfRange`, as the contract checks them: per coordinate (x then y of each
+/// point), limbs l0, l1 < 2⁸⁸, top limb l2 < 2⁷⁸, then l0 + l1·2⁸⁸ + l2·2¹⁷⁶ < q (naming the
+/// top limb). `None` when all are in range; words past 12 are not read.
+pub fn accumulator_out_of_range(words: &[[u8; 32]]) -> Option<usize> {
+    let limb = pow2_word(LIMB_BITS);
+    let top = pow2_word(TOP_LIMB_BITS);
+    for (k, c) in words.chunks(3).take(4).enumerate() {
+        let w = 3 * k;
+        if c.len() < 3 {
+            return Some(w + c.len());
+        }
+        for (j, bound) in [(0, &limb), (1, &limb), (2, &top)] {
+            if c[j] >= *bound {
+                return Some(w + j);
+            }
+        }
+        if accumulator_coordinate(c).is_none() {
+            return Some(w + 2);
+        }
+    }
+    None
+}
+
+/// The coordinate l0 + l1·2⁸⁸ + l2·2¹⁷⁶ of three in-range limbs (big-endian words), if < q.
+pub fn accumulator_coordinate(limbs: &[[u8; 32]]) -> Option<Fq> {
+    // Little-endian bytes: l0 fills bytes 0..11, l1 11..22, l2 22..32 (l2 < 2^80).
+    let mut le = [0u8; 32];
+    for (j, l) in limbs.iter().take(3).enumerate() {
+        let width = if j < 2 { 11 } else { 10 };
+        for b in 0..width {
+            le[11 * j + b] = l[31 - b];
+        }
+    }
+    Option::from(Fq::from_repr(le))
+}
+
+/// The wrapper's constructor arguments after the verifier's address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WrapperConfig {
+    /// Words of the verifier's public inputs before D_hi, D_lo that the caller passes at the
+    /// front of `proof`: 0 (the batch proof's own verifier) or [`AGGREGATED_PREFIX_WORDS`].
+    pub prefix_words: usize,
+    /// The verifier's proof after the prefix.
+    pub proof_layout: ProofLayout,
+    /// The gas the verifier is staticcalled with (above its honest execution).
+    pub verifier_gas: u64,
+}
+
+impl WrapperConfig {
+    /// Bytes of the `proof` argument: the prefix words and the rest.
+    pub fn proof_bytes(&self) -> usize {
+        32 * self.prefix_words + self.proof_layout.rest_bytes
+    }
+}
+
+/// The aggregated verifier's proof after its accumulator (snark-verifier SHPLONK, the outer
+/// circuit of `aggregate`, k = 22: 6 advice, 1 lookup advice, 1 fixed column): 19 commitments
+/// (1,216 bytes), 62 evaluations, W and W' (128 bytes); 3,328 bytes. [`ProofLayout::find`]
+/// gives it on the committed outer proofs (`results/aggregate-digest-b32`,
+/// `results/aggregated-txs-b8`; tested), and the generated verifier reads words 0x680 to 0xe20
+/// of its calldata (the proof from 0x1c0) mod r and the others as points.
+pub const AGGREGATED_PROOF_LAYOUT: ProofLayout = ProofLayout {
+    rest_bytes: 3328,
+    scalars_offset: 1216,
+    scalars_count: 62,
+};
+
+/// The aggregated verifier's execution gas on an honest proof (`results/aggregate-digest-b32.json`,
+/// `verify_gas_execution`; the same at every B and statement measured, the verifier doing the
+/// same work for every proof).
+pub const AGGREGATED_VERIFIER_HONEST_GAS: u64 = 419_814;
+
+/// The gas the wrapper gives the aggregated verifier: [`verifier_gas_for`] its honest
+/// execution, 630,000. A tampered proof then costs the caller at most this much in the
+/// verifier (the verifier's precompile calls burn all they are given on an off-curve point),
+/// about 1.4× an honest call through the wrapper in all (`results/wrapper-tamper.json`).
+pub const AGGREGATED_VERIFIER_GAS: u64 = verifier_gas_for(AGGREGATED_VERIFIER_HONEST_GAS);
+
+/// The gas to call a verifier with, from its honest execution gas: 3/2 of it, rounded up to
+/// a multiple of 1,000. The margin (50%) covers a repricing of what it uses (precompiles,
+/// opcodes) before the immutable value must change, and keeps a tampered proof's cost near
+/// 1.5× an honest verification at most.
+pub const fn verifier_gas_for(honest_execution_gas: u64) -> u64 {
+    (honest_execution_gas * 3 / 2).div_ceil(1000) * 1000
+}
+
+/// The wrapper's configuration for the aggregated verifier: [`AGGREGATED_PREFIX_WORDS`]
+/// (the accumulator), [`AGGREGATED_PROOF_LAYOUT`] and [`AGGREGATED_VERIFIER_GAS`]. The layout
+/// is the verifier's, fixed by the outer circuit, and not read from the proof at hand (a
+/// tampered proof must not choose how it is checked); [`ProofLayout::find`] confirms it on an
+/// honest proof.
+pub fn aggregated_wrapper_config() -> WrapperConfig {
+    WrapperConfig {
+        prefix_words: AGGREGATED_PREFIX_WORDS,
+        proof_layout: AGGREGATED_PROOF_LAYOUT,
+        verifier_gas: AGGREGATED_VERIFIER_GAS,
+    }
+}
+
 /// Why a batch cannot be encoded for the wrapper (the same conditions the contract rejects).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum WrapperInputError {
@@ -83,10 +375,30 @@ pub enum WrapperInputError {
     PayloadTooLong { index: usize, len: usize },
 }
 
-/// The wrapper's revert, decoded from its revert data.
+/// The wrapper's revert, decoded from its revert data (the constructor's errors come back in
+/// the deployment's failure).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WrapperRevert {
     NoVerifierCode,
+    /// Constructor: prefixWords is neither 0 nor 12.
+    UnsupportedPrefix(u64),
+    /// Constructor: the proof layout does not fit.
+    BadProofLayout {
+        rest_bytes: u64,
+        scalars_offset: u64,
+        scalars_count: u64,
+    },
+    /// Constructor: verifierGas is 0 or over 2⁶⁴ − 1.
+    BadVerifierGas(u64),
+    /// The calldata is not the canonical encoding's length (trailing bytes, overlapping
+    /// arguments).
+    CalldataLength {
+        length: u64,
+        expected: u64,
+    },
+    /// Argument 0, 1 or 2 is not where the canonical encoding puts it, or its padding is not
+    /// zero.
+    NonCanonicalEncoding(u64),
     EmptyBatch,
     SendersLength(u64),
     HashesLength {
@@ -98,9 +410,51 @@ pub enum WrapperRevert {
         length: u64,
         prefix_bytes: u64,
     },
+    /// `proof` is not exactly 32·prefixWords + restBytes long.
+    ProofLength {
+        length: u64,
+        expected: u64,
+    },
+    /// Accumulator word (0 to 11) out of range ([`accumulator_out_of_range`]).
+    AccumulatorOutOfRange(u64),
+    /// The word at this byte offset of `proof` (prefix included) is a scalar ≥ r or a
+    /// coordinate ≥ q.
+    ProofWordOutOfRange(u64),
+    /// gasleft() before the call could not forward the whole verifierGas: the transaction's
+    /// gas limit is too low (not a rejection).
+    InsufficientGas {
+        have: u64,
+        need: u64,
+    },
+    /// The verifier rejected the proof (within its whole verifierGas).
     ProofRejected,
     /// Revert data that is none of the above (e.g. the ABI decoder's bare revert).
     Other(Vec<u8>),
+}
+
+impl WrapperRevert {
+    /// The error's name (`"Other"` for anything else).
+    pub fn name(&self) -> &'static str {
+        match self {
+            WrapperRevert::NoVerifierCode => "NoVerifierCode",
+            WrapperRevert::UnsupportedPrefix(_) => "UnsupportedPrefix",
+            WrapperRevert::BadProofLayout { .. } => "BadProofLayout",
+            WrapperRevert::BadVerifierGas(_) => "BadVerifierGas",
+            WrapperRevert::CalldataLength { .. } => "CalldataLength",
+            WrapperRevert::NonCanonicalEncoding(_) => "NonCanonicalEncoding",
+            WrapperRevert::EmptyBatch => "EmptyBatch",
+            WrapperRevert::SendersLength(_) => "SendersLength",
+            WrapperRevert::HashesLength { .. } => "HashesLength",
+            WrapperRevert::MalformedPayloads(_) => "MalformedPayloads",
+            WrapperRevert::ProofShorterThanPrefix { .. } => "ProofShorterThanPrefix",
+            WrapperRevert::ProofLength { .. } => "ProofLength",
+            WrapperRevert::AccumulatorOutOfRange(_) => "AccumulatorOutOfRange",
+            WrapperRevert::ProofWordOutOfRange(_) => "ProofWordOutOfRange",
+            WrapperRevert::InsufficientGas { .. } => "InsufficientGas",
+            WrapperRevert::ProofRejected => "ProofRejected",
+            WrapperRevert::Other(_) => "Other",
+        }
+    }
 }
 
 fn selector(signature: &str) -> [u8; 4] {
@@ -125,27 +479,53 @@ pub fn decode_revert(data: &[u8]) -> WrapperRevert {
     }
     let (sel, args) = data.split_at(4);
     let is = |sig: &str| sel == selector(sig);
+    let one = |sig: &str| is(sig) && args.len() == 32;
+    let two = |sig: &str| is(sig) && args.len() == 64;
+    let w = |i: usize| word_u64(args, i);
+    let pair = || w(0).zip(w(1));
     let decoded = if is("NoVerifierCode()") && args.is_empty() {
         Some(WrapperRevert::NoVerifierCode)
     } else if is("EmptyBatch()") && args.is_empty() {
         Some(WrapperRevert::EmptyBatch)
     } else if is("ProofRejected()") && args.is_empty() {
         Some(WrapperRevert::ProofRejected)
-    } else if is("SendersLength(uint256)") && args.len() == 32 {
-        word_u64(args, 0).map(WrapperRevert::SendersLength)
-    } else if is("MalformedPayloads(uint256)") && args.len() == 32 {
-        word_u64(args, 0).map(WrapperRevert::MalformedPayloads)
-    } else if is("HashesLength(uint256,uint256)") && args.len() == 64 {
-        word_u64(args, 0)
-            .zip(word_u64(args, 1))
-            .map(|(length, expected)| WrapperRevert::HashesLength { length, expected })
-    } else if is("ProofShorterThanPrefix(uint256,uint256)") && args.len() == 64 {
-        word_u64(args, 0)
-            .zip(word_u64(args, 1))
+    } else if one("SendersLength(uint256)") {
+        w(0).map(WrapperRevert::SendersLength)
+    } else if one("MalformedPayloads(uint256)") {
+        w(0).map(WrapperRevert::MalformedPayloads)
+    } else if one("UnsupportedPrefix(uint256)") {
+        w(0).map(WrapperRevert::UnsupportedPrefix)
+    } else if one("BadVerifierGas(uint256)") {
+        w(0).map(WrapperRevert::BadVerifierGas)
+    } else if one("NonCanonicalEncoding(uint256)") {
+        w(0).map(WrapperRevert::NonCanonicalEncoding)
+    } else if one("AccumulatorOutOfRange(uint256)") {
+        w(0).map(WrapperRevert::AccumulatorOutOfRange)
+    } else if one("ProofWordOutOfRange(uint256)") {
+        w(0).map(WrapperRevert::ProofWordOutOfRange)
+    } else if two("HashesLength(uint256,uint256)") {
+        pair().map(|(length, expected)| WrapperRevert::HashesLength { length, expected })
+    } else if two("ProofShorterThanPrefix(uint256,uint256)") {
+        pair().map(
+            |(length, prefix_bytes)| WrapperRevert::ProofShorterThanPrefix {
+                length,
+                prefix_bytes,
+            },
+        )
+    } else if two("ProofLength(uint256,uint256)") {
+        pair().map(|(length, expected)| WrapperRevert::ProofLength { length, expected })
+    } else if two("CalldataLength(uint256,uint256)") {
+        pair().map(|(length, expected)| WrapperRevert::CalldataLength { length, expected })
+    } else if two("InsufficientGas(uint256,uint256)") {
+        pair().map(|(have, need)| WrapperRevert::InsufficientGas { have, need })
+    } else if is("BadProofLayout(uint256,uint256,uint256)") && args.len() == 96 {
+        w(0).zip(w(1))
+            .zip(w(2))
             .map(
-                |(length, prefix_bytes)| WrapperRevert::ProofShorterThanPrefix {
-                    length,
-                    prefix_bytes,
+                |((rest_bytes, scalars_offset), scalars_count)| WrapperRevert::BadProofLayout {
+                    rest_bytes,
+                    scalars_offset,
+                    scalars_count,
                 },
             )
     } else {
@@ -338,24 +718,35 @@ fn u64_word(v: u64) -> [u8; 32] {
     w
 }
 
-/// The wrapper's creation code with its constructor arguments: the verifier's address and
-/// its number of prefix words (0 for the batch proof's verifier,
-/// [`AGGREGATED_PREFIX_WORDS`] for the aggregated one).
-pub fn wrapper_creation(wrapper: &Compiled, verifier: Address, prefix_words: usize) -> Vec<u8> {
+/// The wrapper's creation code with its constructor arguments: the verifier's address, then
+/// `config` (prefix words, rest bytes, scalars offset, scalars count, verifier gas).
+pub fn wrapper_creation(wrapper: &Compiled, verifier: Address, config: &WrapperConfig) -> Vec<u8> {
     let mut out = wrapper.creation.clone();
     out.extend_from_slice(&address_word(verifier));
-    out.extend_from_slice(&u64_word(prefix_words as u64));
+    let layout = &config.proof_layout;
+    for v in [
+        config.prefix_words as u64,
+        layout.rest_bytes as u64,
+        layout.scalars_offset as u64,
+        layout.scalars_count as u64,
+        config.verifier_gas,
+    ] {
+        out.extend_from_slice(&u64_word(v));
+    }
     out
 }
 
 /// The stand-in verifier's creation code: it accepts exactly
-/// `verifier_calldata(prefix, d, proof)` and then spends `burn` loop iterations.
+/// `verifier_calldata(prefix, d, proof)` and then spends `burn` loop iterations; anything else
+/// it rejects, with a revert, or with `exhaust` by using all the gas it was given (as the real
+/// verifier does on an off-curve point).
 pub fn mock_verifier_creation(
     mock: &Compiled,
     prefix: &[[u8; 32]],
     d: &[u8; 32],
     proof: &[u8],
     burn: u64,
+    exhaust: bool,
 ) -> Vec<u8> {
     let mut out = mock.creation.clone();
     out.extend_from_slice(&u64_word(prefix.len() as u64));
@@ -365,6 +756,18 @@ pub fn mock_verifier_creation(
     }
     out.extend_from_slice(&keccak256(proof));
     out.extend_from_slice(&u64_word(burn));
+    out.extend_from_slice(&u64_word(exhaust as u64));
+    out
+}
+
+/// Stand-in proof bytes made acceptable to the wrapper's range checks: each 32-byte word with
+/// its top 3 bits cleared (then < 2²⁵³ < r < q, whichever the layout calls it), a partial last
+/// word dropped. Its bytes stay as non-zero as the input's (calldata gas).
+pub fn in_range_stand_in(bytes: &[u8]) -> Vec<u8> {
+    let mut out = bytes[..bytes.len() / 32 * 32].to_vec();
+    for w in out.chunks_mut(32) {
+        w[0] &= 0x1f;
+    }
     out
 }
 
@@ -396,20 +799,20 @@ pub struct WrapperChain {
 
 impl WrapperChain {
     /// Deploys the verifier (`verifier_creation`, constructor arguments included), then the
-    /// wrapper pointing at it with `prefix_words` ([`wrapper_creation`]). `lift_code_limit`
-    /// as for [`crate::chain::deploy`] (a real batch verifier can exceed EIP-170).
+    /// wrapper pointing at it with `config` ([`wrapper_creation`]). `lift_code_limit` as for
+    /// [`crate::chain::deploy`] (a real batch verifier can exceed EIP-170).
     pub fn deploy(
         wrapper: &Compiled,
         verifier_creation: &[u8],
         lift_code_limit: bool,
-        prefix_words: usize,
+        config: &WrapperConfig,
     ) -> Result<Self, String> {
         let mut chain = Chain::new(lift_code_limit);
         let verifier = chain
             .deploy(verifier_creation)
             .map_err(|e| format!("verifier: {e}"))?;
         let wrapper = chain
-            .deploy(&wrapper_creation(wrapper, verifier.address, prefix_words))
+            .deploy(&wrapper_creation(wrapper, verifier.address, config))
             .map_err(|e| format!("wrapper: {e}"))?;
         Ok(WrapperChain {
             chain,
@@ -418,9 +821,19 @@ impl WrapperChain {
         })
     }
 
-    /// A transaction to the wrapper.
+    /// A transaction to the wrapper (gas limit [`crate::chain::CALL_GAS_LIMIT`]).
     pub fn call(&mut self, calldata: &[u8]) -> Result<Called, String> {
         self.chain.call(self.wrapper.address, calldata)
+    }
+
+    /// A transaction to the wrapper with this gas limit.
+    pub fn call_with_gas_limit(
+        &mut self,
+        calldata: &[u8],
+        gas_limit: u64,
+    ) -> Result<Called, String> {
+        self.chain
+            .call_with_gas_limit(self.wrapper.address, calldata, gas_limit)
     }
 
     /// A transaction straight to the verifier.
@@ -432,8 +845,18 @@ impl WrapperChain {
     /// reverts. A transaction the EVM refuses, or a return that is not one word, is a
     /// [`WrapperRevert::Other`] with the message's bytes.
     pub fn verify(&mut self, calldata: &[u8]) -> Result<([u8; 32], CallGas), WrapperRevert> {
+        self.verify_with_gas_limit(calldata, crate::chain::CALL_GAS_LIMIT)
+    }
+
+    /// [`Self::verify`] with this gas limit (a halt, out of gas, is [`WrapperRevert::Other`]
+    /// with empty data).
+    pub fn verify_with_gas_limit(
+        &mut self,
+        calldata: &[u8],
+        gas_limit: u64,
+    ) -> Result<([u8; 32], CallGas), WrapperRevert> {
         let called = self
-            .call(calldata)
+            .call_with_gas_limit(calldata, gas_limit)
             .map_err(|e| WrapperRevert::Other(e.into_bytes()))?;
         match called.outcome {
             CallOutcome::Accepted(gas) => {
@@ -500,8 +923,15 @@ fn execution_of(called: &Called, what: &str) -> Result<u64, String> {
     }
 }
 
+/// The gas the wrapper gives the stand-in verifier in [`measure`]: above its
+/// [`MEASURE_BURN`] iterations and its hashing of the proof.
+pub const MEASURE_VERIFIER_GAS: u64 = 2_000_000;
+
 /// Measures the wrapper on one batch (signing payloads and senders) with a `proof` of
-/// stand-in bytes: both functions, each checked to return D.
+/// stand-in bytes, made [`in_range_stand_in`] (its words in range; a whole number of words,
+/// or an error), as every word of the verifier's proof: both functions, each checked to
+/// return D. The wrapper is deployed with no prefix and the proof's words all coordinates
+/// (checked < q: the same gas as a scalar's < r).
 pub fn measure<P: AsRef<[u8]>>(
     code: &WrapperCode,
     payloads: &[P],
@@ -510,14 +940,26 @@ pub fn measure<P: AsRef<[u8]>>(
 ) -> Result<WrapperGasRow, String> {
     let b = payloads.len();
     let tag = format!("B = {b}");
+    if !proof.len().is_multiple_of(32) {
+        return Err(format!(
+            "{tag}: a {}-byte stand-in proof: not a whole number of 32-byte words",
+            proof.len()
+        ));
+    }
+    let proof = &in_range_stand_in(proof)[..];
     let tx_data = verify_transactions_calldata(payloads, senders, proof)
         .map_err(|e| format!("{tag}: {e}"))?;
     let hashes: Vec<[u8; 32]> = payloads.iter().map(|p| keccak256(p.as_ref())).collect();
     let hash_data =
         verify_hashes_calldata(&hashes, senders, proof).map_err(|e| format!("{tag}: {e}"))?;
     let d = payloads_digest(payloads, senders);
-    let mock = mock_verifier_creation(&code.mock, &[], &d, proof, MEASURE_BURN);
-    let mut chain = WrapperChain::deploy(&code.wrapper, &mock, false, 0)?;
+    let mock = mock_verifier_creation(&code.mock, &[], &d, proof, MEASURE_BURN, false);
+    let config = WrapperConfig {
+        prefix_words: 0,
+        proof_layout: ProofLayout::coordinates_only(proof.len()),
+        verifier_gas: MEASURE_VERIFIER_GAS,
+    };
+    let mut chain = WrapperChain::deploy(&code.wrapper, &mock, false, &config)?;
     let mock_gas = execution_of(
         &chain.call_verifier(&verifier_calldata(&[], &d, proof))?,
         &format!("{tag}: the stand-in verifier alone"),
@@ -624,7 +1066,7 @@ fn accepted_gas(called: &Called, what: &str) -> Result<CallGas, String> {
     }
 }
 
-/// Runs the wrapper (`wrapper`, deployed with [`AGGREGATED_PREFIX_WORDS`]) in front of the
+/// Runs the wrapper (`wrapper`, deployed with [`aggregated_wrapper_config`]) in front of the
 /// aggregated verifier (`verifier`, deployed under EIP-170) on the batch `pairs`, with the
 /// verifier's honest `calldata` (accumulator ‖ D_hi ‖ D_lo ‖ outer proof): the calldata's D
 /// must be the pairs' [`batch_digest`]; the wrapper must accept and return D; a changed
@@ -665,7 +1107,8 @@ pub fn measure_aggregated(
             hex::encode(d)
         ));
     }
-    let mut chain = WrapperChain::deploy(wrapper, &verifier.creation, false, prefix_words)?;
+    let config = aggregated_wrapper_config();
+    let mut chain = WrapperChain::deploy(wrapper, &verifier.creation, false, &config)?;
     let direct = accepted_gas(
         &chain.call_verifier(calldata)?,
         "the verifier called directly with its calldata",
@@ -741,6 +1184,298 @@ pub fn measure_aggregated(
     })
 }
 
+/// The most a tampered call through the wrapper may cost, as a multiple of the honest call
+/// through it (the goal [`AGGREGATED_VERIFIER_GAS`] is chosen for; [`measure_tampering`]
+/// reports the worst ratio, the tests hold it to this).
+pub const TAMPER_GAS_BOUND: f64 = 1.5;
+
+/// One tampering of the aggregated verifier's honest call, sent directly to the verifier and
+/// through the hardened wrapper (`results/wrapper-tamper.json`, [`measure_tampering`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TamperRow {
+    /// Short name of the case.
+    pub case: String,
+    /// What was changed in the honest call.
+    pub change: String,
+    /// Both transactions' gas limit.
+    pub gas_limit: u64,
+    /// The verifier called directly with the same change (its calldata
+    /// accumulator ‖ D_hi ‖ D_lo ‖ outer proof): the transaction's gas (all of the limit
+    /// when it runs out)…
+    pub direct_gas: u64,
+    /// …and what it did: `accepted`, `reverted`, or `halt: …` (out of gas).
+    pub direct_outcome: String,
+    /// `verifyHashes` through the wrapper with the change: the transaction's gas…
+    pub wrapper_gas: u64,
+    /// …and `accepted` (it returned D) or the wrapper's revert, e.g.
+    /// `ProofWordOutOfRange(1600)` (see [`WrapperRevert`]).
+    pub wrapper_outcome: String,
+    /// `wrapper_gas` / the honest call's through the wrapper.
+    pub wrapper_vs_honest: f64,
+}
+
+/// [`measure_tampering`]'s report (`results/wrapper-tamper.json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TamperReport {
+    /// B, the inner batch proof's signatures.
+    pub batch_size: u64,
+    /// The wrapper's constructor arguments ([`aggregated_wrapper_config`]).
+    pub config: WrapperConfig,
+    /// The verifier's execution gas on the honest calldata, called directly.
+    pub verifier_honest_execution_gas: u64,
+    /// The honest `verifyHashes` through the wrapper: the transaction's gas.
+    pub honest_wrapper_gas: u64,
+    /// The least transaction gas limit at which the honest call through the wrapper is
+    /// accepted (below it: `InsufficientGas`).
+    pub honest_min_gas_limit: u64,
+    /// The largest `wrapper_vs_honest` of a tampered row.
+    pub worst_tampered_vs_honest: f64,
+    /// The wrapper's and the verifier's runtime code.
+    pub wrapper_runtime_code_bytes: u64,
+    pub verifier_runtime_code_bytes: u64,
+    /// One row per case, the honest call first.
+    pub rows: Vec<TamperRow>,
+    /// The compiler of both contracts.
+    pub solc_version: String,
+}
+
+/// What a call did, in words, and its gas: `accepted`, `reverted`, `halt: …`.
+fn direct_outcome(called: &Called) -> (u64, String) {
+    match &called.outcome {
+        CallOutcome::Accepted(g) => (g.total, "accepted".into()),
+        CallOutcome::Rejected { gas_used, reason } if reason == "revert" => {
+            (*gas_used, "reverted".into())
+        }
+        CallOutcome::Rejected { gas_used, reason } => (*gas_used, reason.clone()),
+    }
+}
+
+/// A wrapper call's outcome in words: `accepted` when it returned `d`, the decoded revert
+/// (`ProofRejected`, `ProofLength { length: …, expected: … }`, …), or `halt: …`.
+fn wrapper_outcome(called: &Called, d: &[u8; 32]) -> (u64, String) {
+    match &called.outcome {
+        CallOutcome::Accepted(g) if called.output == d => (g.total, "accepted".into()),
+        CallOutcome::Accepted(g) => (
+            g.total,
+            format!("returned {}, not D", hex::encode(&called.output)),
+        ),
+        CallOutcome::Rejected { gas_used, reason } if reason == "revert" => {
+            (*gas_used, format!("{:?}", decode_revert(&called.output)))
+        }
+        CallOutcome::Rejected { gas_used, reason } => (*gas_used, reason.clone()),
+    }
+}
+
+fn add_in_place(word: &mut [u8], add: &[u8; 32], what: &str) -> Result<(), String> {
+    let w: [u8; 32] = (&*word)
+        .try_into()
+        .map_err(|_| format!("{what}: not a word"))?;
+    let sum = add_words(&w, add).ok_or_else(|| format!("{what}: overflows 2^256"))?;
+    word.copy_from_slice(&sum);
+    Ok(())
+}
+
+/// The wrapper ([`aggregated_wrapper_config`]) in front of the real aggregated verifier
+/// (`verifier`, deployed under EIP-170) on the batch `pairs`, with the verifier's honest
+/// `calldata`: the honest call and each tampering of it (a point off the curve, a commitment
+/// coordinate + q, a changed accumulator limb, an accumulator limb + r, a changed scalar, a
+/// scalar + r, the proof a word longer or shorter, bytes after the calldata, too small a gas
+/// limit) sent directly to the verifier and through the wrapper (`verifyHashes`), each with a
+/// [`crate::chain::CALL_GAS_LIMIT`] transaction but the last. An error when the honest call is
+/// not accepted both ways; the tampered outcomes are reported as they are (the tests hold
+/// them to the wrapper's named errors and [`TAMPER_GAS_BOUND`]).
+pub fn measure_tampering(
+    wrapper: &Compiled,
+    verifier: &Compiled,
+    calldata: &[u8],
+    pairs: &[DigestPair],
+) -> Result<TamperReport, String> {
+    use crate::chain::CALL_GAS_LIMIT;
+    let config = aggregated_wrapper_config();
+    let layout = config.proof_layout;
+    let split = split_verifier_calldata(calldata, config.prefix_words)
+        .ok_or_else(|| format!("the calldata is {} bytes: too short", calldata.len()))?;
+    let d = batch_digest(pairs);
+    if split.digest_words != digest_words(&d) {
+        return Err("the calldata's D is not the pairs' (the proof is of another batch)".into());
+    }
+    if split.proof.len() != layout.rest_bytes {
+        return Err(format!(
+            "the outer proof is {} bytes, not the {} of the aggregated verifier's layout",
+            split.proof.len(),
+            layout.rest_bytes
+        ));
+    }
+    let mut chain = WrapperChain::deploy(wrapper, &verifier.creation, false, &config)?;
+    let hashes: Vec<[u8; 32]> = pairs.iter().map(|p| p.0).collect();
+    let senders: Vec<[u8; 20]> = pairs.iter().map(|p| p.1).collect();
+    let wrapper_data = |acc: &[[u8; 32]], rest: &[u8]| {
+        verify_hashes_calldata(&hashes, &senders, &wrapper_proof(acc, rest))
+            .map_err(|e| e.to_string())
+    };
+
+    let direct = accepted_gas(&chain.call_verifier(calldata)?, "the honest call, directly")?;
+    let honest_data = wrapper_data(&split.prefix, &split.proof)?;
+    let honest = chain.call(&honest_data)?;
+    let honest_gas = accepted_gas(&honest, "the honest call through the wrapper")?.total;
+    if honest.output != d {
+        return Err("the honest call through the wrapper did not return D".into());
+    }
+    // The least gas limit accepted: the honest gas is not enough (the wrapper asks for
+    // verifierGas + 1/63 of it before calling); CALL_GAS_LIMIT is.
+    let accepts = |chain: &mut WrapperChain, limit: u64| -> Result<bool, String> {
+        Ok(matches!(
+            chain.call_with_gas_limit(&honest_data, limit)?.outcome,
+            CallOutcome::Accepted(_)
+        ))
+    };
+    let (mut lo, mut hi) = (honest_gas, CALL_GAS_LIMIT);
+    if accepts(&mut chain, lo)? || !accepts(&mut chain, hi)? {
+        return Err(format!(
+            "the honest call is accepted at its own gas ({honest_gas}) or not at {hi}"
+        ));
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if accepts(&mut chain, mid)? {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    let min_limit = hi;
+
+    struct Case {
+        case: &'static str,
+        change: String,
+        acc: Vec<[u8; 32]>,
+        rest: Vec<u8>,
+        trailing: bool,
+        gas_limit: u64,
+    }
+    let case = |case: &'static str, change: &str| Case {
+        case,
+        change: change.into(),
+        acc: split.prefix.clone(),
+        rest: split.proof.clone(),
+        trailing: false,
+        gas_limit: CALL_GAS_LIMIT,
+    };
+    let s0 = layout.scalars_offset;
+    let last = layout.rest_bytes - 32;
+    let one = pow2_word(0);
+    let mut cases = vec![case("honest", "none")];
+    let mut c = case(
+        "off-curve point",
+        "the first commitment's y + 1 (still < q, the point off the curve)",
+    );
+    add_in_place(&mut c.rest[32..64], &one, "y + 1")?;
+    cases.push(c);
+    let mut c = case(
+        "off-curve final point",
+        "the last point's (W') y + 1 (still < q, off the curve)",
+    );
+    add_in_place(&mut c.rest[last..], &one, "y + 1")?;
+    cases.push(c);
+    let mut c = case("coordinate + q", "the first commitment's x + q");
+    add_in_place(&mut c.rest[..32], &BN254_Q, "x + q")?;
+    cases.push(c);
+    let mut c = case(
+        "changed accumulator limb",
+        "accumulator word 0 (the first point's x, lowest limb) with its lowest bit flipped",
+    );
+    c.acc[0][31] ^= 1;
+    cases.push(c);
+    let mut c = case(
+        "accumulator limb + r",
+        "accumulator word 0 + r (the verifier reads public inputs mod r)",
+    );
+    add_in_place(&mut c.acc[0], &BN254_R, "limb + r")?;
+    cases.push(c);
+    let mut c = case(
+        "changed scalar",
+        "the first evaluation (scalar word 0) with its lowest bit flipped",
+    );
+    c.rest[s0 + 31] ^= 1;
+    cases.push(c);
+    let mut c = case(
+        "scalar + r",
+        "the first evaluation + r (the verifier reads scalars mod r)",
+    );
+    add_in_place(&mut c.rest[s0..s0 + 32], &BN254_R, "scalar + r")?;
+    cases.push(c);
+    let mut c = case("proof a word longer", "32 zero bytes after the outer proof");
+    c.rest.extend_from_slice(&[0; 32]);
+    cases.push(c);
+    let mut c = case(
+        "proof a word shorter",
+        "the outer proof's last word dropped",
+    );
+    c.rest.truncate(last);
+    cases.push(c);
+    let mut c = case(
+        "trailing calldata",
+        "32 bytes after the calldata (through the wrapper: after the ABI encoding)",
+    );
+    c.trailing = true;
+    cases.push(c);
+    let mut c = case(
+        "too little gas",
+        "none; the gas limit one below the least the honest call through the wrapper needs",
+    );
+    c.gas_limit = min_limit - 1;
+    cases.push(c);
+
+    let mut rows = Vec::new();
+    for c in cases {
+        let mut direct_data = verifier_calldata(&c.acc, &d, &c.rest);
+        let mut through = wrapper_data(&c.acc, &c.rest)?;
+        if c.trailing {
+            direct_data.extend_from_slice(&[0xab; 32]);
+            through.extend_from_slice(&[0xab; 32]);
+        }
+        let (direct_gas, direct_outcome) = direct_outcome(&chain.chain.call_with_gas_limit(
+            chain.verifier.address,
+            &direct_data,
+            c.gas_limit,
+        )?);
+        let (wrapper_gas, wrapper_outcome) =
+            wrapper_outcome(&chain.call_with_gas_limit(&through, c.gas_limit)?, &d);
+        rows.push(TamperRow {
+            case: c.case.into(),
+            change: c.change,
+            gas_limit: c.gas_limit,
+            direct_gas,
+            direct_outcome,
+            wrapper_gas,
+            wrapper_outcome,
+            wrapper_vs_honest: ratio(wrapper_gas, honest_gas),
+        });
+    }
+    let worst = rows
+        .iter()
+        .skip(1)
+        .map(|r| r.wrapper_vs_honest)
+        .fold(0.0, f64::max);
+    Ok(TamperReport {
+        batch_size: pairs.len() as u64,
+        config,
+        verifier_honest_execution_gas: direct.execution(),
+        honest_wrapper_gas: honest_gas,
+        honest_min_gas_limit: min_limit,
+        worst_tampered_vs_honest: worst,
+        wrapper_runtime_code_bytes: chain.wrapper.runtime_bytes as u64,
+        verifier_runtime_code_bytes: chain.verifier.runtime_bytes as u64,
+        rows,
+        solc_version: verifier.version.clone(),
+    })
+}
+
+/// `a / b` to 3 decimals (stable in the JSON).
+fn ratio(a: u64, b: u64) -> f64 {
+    (a as f64 / b as f64 * 1000.0).round() / 1000.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -803,5 +1538,143 @@ mod tests {
             WrapperRevert::ProofRejected
         );
         assert_eq!(decode_revert(&[1, 2]), WrapperRevert::Other(vec![1, 2]));
+        let word = |v: u64| u64_word(v).to_vec();
+        let data = [
+            selector("InsufficientGas(uint256,uint256)").to_vec(),
+            word(5),
+            word(9),
+        ]
+        .concat();
+        let e = decode_revert(&data);
+        assert_eq!(e, WrapperRevert::InsufficientGas { have: 5, need: 9 });
+        assert_eq!(e.name(), "InsufficientGas");
+        let data = [
+            selector("BadProofLayout(uint256,uint256,uint256)").to_vec(),
+            word(64),
+            word(16),
+            word(1),
+        ]
+        .concat();
+        assert_eq!(
+            decode_revert(&data),
+            WrapperRevert::BadProofLayout {
+                rest_bytes: 64,
+                scalars_offset: 16,
+                scalars_count: 1
+            }
+        );
+        let data = [
+            selector("ProofWordOutOfRange(uint256)").to_vec(),
+            word(1600),
+        ]
+        .concat();
+        assert_eq!(
+            decode_revert(&data),
+            WrapperRevert::ProofWordOutOfRange(1600)
+        );
+        // A word over 64 bits is not decoded.
+        let mut big = data.clone();
+        big[4] = 1;
+        assert_eq!(decode_revert(&big), WrapperRevert::Other(big.clone()));
+    }
+
+    /// `w` − 1 (its last byte is not 0).
+    fn minus_one(w: [u8; 32]) -> [u8; 32] {
+        let mut out = w;
+        out[31] -= 1;
+        out
+    }
+
+    #[test]
+    fn moduli_and_bounds() {
+        assert!(is_coordinate(&minus_one(BN254_Q)) && !is_coordinate(&BN254_Q));
+        assert!(is_scalar(&minus_one(BN254_R)) && !is_scalar(&BN254_R));
+        // r < q: r is a coordinate, q − 1 no scalar.
+        assert!(is_coordinate(&BN254_R) && !is_scalar(&minus_one(BN254_Q)));
+        assert_eq!(add_words(&[0xff; 32], &pow2_word(0)), None);
+        assert_eq!(add_words(&minus_one(BN254_R), &pow2_word(0)), Some(BN254_R));
+        assert_eq!(pow2_word(88)[20], 1);
+        assert_eq!(pow2_word(78)[22], 0x40);
+        assert_eq!(AGGREGATED_VERIFIER_GAS, 630_000);
+        assert_eq!(verifier_gas_for(1), 1_000);
+        assert_eq!(verifier_gas_for(2_000), 3_000);
+    }
+
+    /// The generator (1, 2) as 64 bytes.
+    fn generator() -> [u8; 64] {
+        let mut g = [0u8; 64];
+        g[31] = 1;
+        g[63] = 2;
+        g
+    }
+
+    #[test]
+    fn points_and_layouts() {
+        let g = generator();
+        assert!(is_g1_point(&g));
+        let mut off = g;
+        off[63] = 3;
+        assert!(!is_g1_point(&off) && !is_g1_point(&[0u8; 64]) && !is_g1_point(&g[..63]));
+
+        // 3 commitments, 3 scalars (5, 7, 11: no pair of them on the curve), W, W'.
+        let scalars: Vec<u8> = [5u64, 7, 11].iter().flat_map(|&v| u64_word(v)).collect();
+        let rest = [g.repeat(3), scalars, g.repeat(2)].concat();
+        let layout = ProofLayout::find(&rest).unwrap();
+        assert_eq!(
+            layout,
+            ProofLayout {
+                rest_bytes: 64 * 5 + 96,
+                scalars_offset: 192,
+                scalars_count: 3
+            }
+        );
+        assert_eq!(layout.first_out_of_range(&rest), None);
+        let mut bad = rest.clone();
+        bad[192 + 64..192 + 96].copy_from_slice(&BN254_R);
+        assert_eq!(layout.first_out_of_range(&bad), Some(256));
+        assert!(ProofLayout::find(&bad).is_err());
+        bad[192 + 64..192 + 96].copy_from_slice(&minus_one(BN254_Q));
+        // q − 1 where a coordinate is: fine; where a scalar is: not.
+        assert_eq!(layout.first_out_of_range(&bad), Some(256));
+        let mut bad = rest.clone();
+        bad[..32].copy_from_slice(&BN254_R);
+        assert_eq!(layout.first_out_of_range(&bad), None);
+        bad[..32].copy_from_slice(&BN254_Q);
+        assert_eq!(layout.first_out_of_range(&bad), Some(0));
+        // Not whole words, the last point off the curve, no scalars.
+        assert!(ProofLayout::find(&rest[1..]).is_err());
+        let n = rest.len();
+        let mut bad = rest.clone();
+        bad[n - 1] = 3;
+        assert!(ProofLayout::find(&bad).is_err());
+        assert!(ProofLayout::find(&g.repeat(4)).is_err());
+    }
+
+    #[test]
+    fn accumulator_limbs() {
+        // The generator's coordinates as limbs: x = 1 (l0 = 1), y = 2.
+        let limb = |v: u64| u64_word(v);
+        let acc: Vec<[u8; 32]> = [1u64, 0, 0, 2, 0, 0]
+            .repeat(2)
+            .into_iter()
+            .map(limb)
+            .collect();
+        assert_eq!(accumulator_out_of_range(&acc), None);
+        assert_eq!(accumulator_coordinate(&acc[3..6]), Some(Fq::from(2)));
+        // l0 + l1·2^88 + l2·2^176 with each limb 1.
+        let c = accumulator_coordinate(&[limb(1), limb(1), limb(1)]).unwrap();
+        let two88 = Fq::from(1u64 << 44).square();
+        assert_eq!(c, Fq::from(1) + two88 + two88 * two88);
+        for (i, v) in [
+            (0, pow2_word(LIMB_BITS)),
+            (4, pow2_word(LIMB_BITS)),
+            (8, pow2_word(TOP_LIMB_BITS)),
+            (11, minus_one(pow2_word(TOP_LIMB_BITS))),
+        ] {
+            let mut a = acc.clone();
+            a[i] = v;
+            assert_eq!(accumulator_out_of_range(&a), Some(i), "word {i}");
+        }
+        assert_eq!(accumulator_out_of_range(&acc[..7]), Some(7));
     }
 }

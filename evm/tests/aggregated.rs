@@ -7,6 +7,11 @@
 //! the digest wrapper. A changed pair, swapped pairs, a changed accumulator word, a changed
 //! proof byte and another batch are each rejected.
 //!
+//! Both committed folders were proven under the fixed-seed development setup (INSECURE:
+//! anyone can forge proofs under it): `verify-aggregated` checks them only with
+//! `--insecure-dev-setup` and a pinned verifier, and refuses them otherwise
+//! ([`trust_comes_from_the_user_not_the_folder`]).
+//!
 //! Needs solc-js (`npm ci --prefix evm/solc`; `.ci/run` installs it).
 
 use std::path::{Path, PathBuf};
@@ -48,11 +53,28 @@ fn committed_file() -> AggregatedProofFile {
         B,
         17,
         22,
+        &dev_setup_identity(),
         &pairs,
         &split.digest_words,
         &split.prefix,
         &split.proof,
     )
+}
+
+/// The fixed-seed development setup at the outer k = 22, as the committed transactions folder
+/// records it (both committed aggregations were proven under it).
+fn dev_setup_identity() -> batch_ecdsa::prover::srs::SetupIdentity {
+    let setup = AggregatedProofFile::load(&txs_dir())
+        .expect("committed")
+        .setup;
+    assert!(setup.kind.is_insecure() && setup.k == 22);
+    setup
+}
+
+/// The code hash of the committed B = 32 verifier, as `cast codehash` would print it for it
+/// deployed.
+fn committed_code_hash() -> String {
+    encode_hex(&batch_ecdsa_evm::pinning::code_hash(&compiled().0.runtime))
 }
 
 fn compiled() -> &'static (Compiled, WrapperCode) {
@@ -134,6 +156,10 @@ fn verify_cli(args: &[&str]) -> (i32, String, String) {
         .args(args)
         .output()
         .expect("runs");
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("panicked"),
+        "{out:?}"
+    );
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -164,10 +190,27 @@ fn verify_aggregated_command() {
     }
     assert!(!dir.join(WRAPPER_CALLDATA_FILE).exists());
     let d = dir.to_str().unwrap();
+    let hash = committed_code_hash();
+    let trust = [
+        "--insecure-dev-setup",
+        "--verifier-code-hash",
+        hash.as_str(),
+    ];
+    let verify_cli = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(trust);
+        verify_cli(&all)
+    };
 
     let (code, out, err) = verify_cli(&["--dir", d, "--json"]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("wrapper: verifyHashes accepted"), "{out}");
+    for line in out.lines() {
+        assert!(
+            line.contains("INSECURE") || line.starts_with('{'),
+            "{line:?}"
+        );
+    }
     let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
     assert_eq!(last["valid"], true);
 
@@ -222,6 +265,17 @@ fn committed_transactions_proof_verifies_with_what_a_rollup_posts() {
     let stripped_path = dir.join("s8.json");
     let s8 = stripped_path.to_str().unwrap();
     let t8 = dir.join("t8.txt");
+    let sol_path = dir.join("AggregationVerifier.sol");
+    let trust = [
+        "--insecure-dev-setup",
+        "--verifier",
+        sol_path.to_str().unwrap(),
+    ];
+    let verify_cli = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(trust);
+        verify_cli(&all)
+    };
     let (code, out, err) = verify_cli(&["--dir", d, "--stripped", s8]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
@@ -273,7 +327,7 @@ fn committed_transactions_proof_verifies_with_what_a_rollup_posts() {
         &code.wrapper,
         &verifier.creation,
         false,
-        AGGREGATED_PREFIX_WORDS,
+        &batch_ecdsa_evm::wrapper::aggregated_wrapper_config(),
     )
     .unwrap();
     let read_hex = |f: &str| hex::decode(std::fs::read_to_string(dir.join(f)).unwrap().trim());
@@ -309,5 +363,125 @@ fn committed_transactions_proof_verifies_with_what_a_rollup_posts() {
         chain.verify(&tampered),
         Err(WrapperRevert::ProofRejected)
     ));
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+/// `verify-aggregated` trusts what the user gives, never the folder: a verifier pinned by
+/// code hash or source, the setup chosen by flags. Each way around it is refused: no pin, the
+/// fixed-seed setup without the flag, another contract's code hash, a contract that accepts
+/// anything, a verifier for another setup's τ, a verifier whose header states another B; a
+/// verifier with the right header is accepted.
+#[test]
+fn trust_comes_from_the_user_not_the_folder() {
+    let base = std::env::temp_dir().join(format!("verify-aggregated-trust-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(&base).unwrap();
+    let dir = base.join("proof");
+    write_folder(&dir, &committed_file(), &verifier_sol(), None).expect("written");
+    let d = dir.to_str().unwrap();
+    let hash = committed_code_hash();
+
+    // No pin: refused before anything is compiled.
+    let (code, _, err) = verify_cli(&["--dir", d, "--insecure-dev-setup"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("refusing to trust the folder's own verifier"),
+        "{err}"
+    );
+    // The fixed-seed setup without the flag.
+    let (code, _, err) = verify_cli(&["--dir", d, "--verifier-code-hash", &hash]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("INSECURE fixed-seed development setup"),
+        "{err}"
+    );
+    // Another contract's code hash.
+    let other = encode_hex(&[0xab; 32]);
+    let (code, _, err) = verify_cli(&[
+        "--dir",
+        d,
+        "--verifier-code-hash",
+        &other,
+        "--insecure-dev-setup",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("is not the deployed contract"), "{err}");
+    // A contract that accepts anything, given as the trusted source.
+    let yes = base.join("Yes.sol");
+    std::fs::write(
+        &yes,
+        "// SPDX-License-Identifier: MIT\npragma solidity 0.8.19;\ncontract Yes { fallback() external {} }\n",
+    )
+    .unwrap();
+    let (code, _, err) = verify_cli(&[
+        "--dir",
+        d,
+        "--verifier",
+        yes.to_str().unwrap(),
+        "--insecure-dev-setup",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("does not use the [τ]₂ of the setup you trust"),
+        "{err}"
+    );
+    // The folder relabelled as another setup (a ceremony): its τ is not the one the user
+    // trusts (here a ceremony file of another τ), whatever the folder says.
+    let ceremony = base.join("other.ptau");
+    let local = batch_ecdsa::prover::params::local_setup(&[3])
+        .unwrap()
+        .remove(0);
+    use halo2_proofs::poly::commitment::ParamsProver;
+    let g: Vec<_> = local.get_g()[..3].to_vec();
+    batch_ecdsa::prover::srs::file::write_ptau(&ceremony, 1, &g, &[local.g2(), local.s_g2()])
+        .unwrap();
+    let mut relabelled = committed_file();
+    relabelled.setup.kind = batch_ecdsa::prover::srs::SetupKind::Ceremony;
+    let rdir = base.join("relabelled");
+    write_folder(&rdir, &relabelled, &verifier_sol(), None).unwrap();
+    let (code, _, err) = verify_cli(&[
+        "--dir",
+        rdir.to_str().unwrap(),
+        "--verifier-code-hash",
+        &hash,
+        "--params",
+        ceremony.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("the setup you trust has keccak256([τ]₂)"),
+        "{err}"
+    );
+    // A verifier whose header says another B (the right τ, the user's own source).
+    let file = committed_file();
+    let header = |b: usize| {
+        batch_ecdsa_evm::pinning::Header::new("digest", b, 17, 22, &file.setup)
+            .insert_into(&verifier_sol())
+    };
+    let wrong = base.join("WrongB.sol");
+    std::fs::write(&wrong, header(16)).unwrap();
+    let (code, _, err) = verify_cli(&[
+        "--dir",
+        d,
+        "--verifier",
+        wrong.to_str().unwrap(),
+        "--insecure-dev-setup",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("B: the folder says 32, the verifier 16"),
+        "{err}"
+    );
+    // The same with the right header: accepted.
+    let right = base.join("Right.sol");
+    std::fs::write(&right, header(B)).unwrap();
+    let (code, out, err) = verify_cli(&[
+        "--dir",
+        d,
+        "--verifier",
+        right.to_str().unwrap(),
+        "--insecure-dev-setup",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
     std::fs::remove_dir_all(&base).unwrap();
 }

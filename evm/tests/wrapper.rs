@@ -5,6 +5,10 @@
 //! aggregated verifier's accumulator), only acc ‖ D_hi ‖ D_lo ‖ proof for the exact 12 words
 //! acc. No proof is made: what is tested is that the wrapper calls the verifier with the
 //! statement of the batch it was given, and rejects malformed input with its named errors.
+//! The hardening checks (canonical calldata, exact proof length, accumulator and proof words
+//! in range, the verifier's gas cap and `InsufficientGas`) are each tested here with an input
+//! the stand-in would accept (deployed to expect it), so that the named error can only come
+//! from the wrapper's check; `wrapper_tamper.rs` runs them against the real verifier.
 //!
 //! Needs solc-js (`npm ci --prefix evm/solc`; `.ci/run` installs it).
 
@@ -12,14 +16,15 @@ use std::sync::OnceLock;
 
 use batch_ecdsa::native::digest::batch_digest;
 use batch_ecdsa::native::hash::keccak256;
-use batch_ecdsa_evm::chain::Chain;
+use batch_ecdsa_evm::chain::{CallOutcome, Chain};
 use batch_ecdsa_evm::solc::Compiled;
 use batch_ecdsa_evm::solc::Solc;
 use batch_ecdsa_evm::wrapper::{
-    abi_bytes_call, demo_file_pairs, encode_payloads, measure_aggregated, mock_verifier_creation,
-    split_verifier_calldata, verifier_calldata, verify_hashes_calldata,
-    verify_transactions_calldata, wrapper_creation, wrapper_proof, PayloadBatch as Batch,
-    WrapperChain, WrapperCode, WrapperRevert, AGGREGATED_PREFIX_WORDS, MEASURE_BURN, VERIFY_HASHES,
+    abi_bytes_call, add_words, demo_file_pairs, encode_payloads, in_range_stand_in,
+    measure_aggregated, mock_verifier_creation, pow2_word, split_verifier_calldata,
+    verifier_calldata, verify_hashes_calldata, verify_transactions_calldata, wrapper_creation,
+    wrapper_proof, PayloadBatch as Batch, ProofLayout, WrapperChain, WrapperCode, WrapperConfig,
+    WrapperRevert, AGGREGATED_PREFIX_WORDS, BN254_Q, BN254_R, MEASURE_BURN, VERIFY_HASHES,
     VERIFY_TRANSACTIONS,
 };
 use rand_chacha::rand_core::{RngCore, SeedableRng};
@@ -38,8 +43,32 @@ fn demo(n: usize) -> Batch {
     Batch::demo(n, 1).expect("demo transactions")
 }
 
+/// A 1,024-byte stand-in proof whose words are in range (< 2^253).
 fn proof() -> Vec<u8> {
-    (0..1000u32).map(|i| (i * 7 + 3) as u8).collect()
+    in_range_stand_in(&(0..1024u32).map(|i| (i * 7 + 3) as u8).collect::<Vec<_>>())
+}
+
+/// The gas the wrapper gives the stand-in verifier here (its own use is a few thousand).
+const MOCK_GAS: u64 = 200_000;
+
+/// A layout for a stand-in proof of `len` bytes: a third of its words (rounded down) are
+/// scalars, after the first third.
+fn layout(len: usize) -> ProofLayout {
+    let words = len / 32;
+    ProofLayout {
+        rest_bytes: len,
+        scalars_offset: 32 * (words / 3),
+        scalars_count: words / 3,
+    }
+}
+
+/// The wrapper's configuration for `prefix_words` and a stand-in proof of `len` bytes.
+fn config(prefix_words: usize, len: usize) -> WrapperConfig {
+    WrapperConfig {
+        prefix_words,
+        proof_layout: layout(len),
+        verifier_gas: MOCK_GAS,
+    }
 }
 
 /// The wrapper (no prefix words) beside a stand-in verifier expecting `batch` and `proof`.
@@ -51,8 +80,14 @@ fn chain_for(batch: &Batch, proof: &[u8]) -> WrapperChain {
 /// prefix ‖ D ‖ proof for `batch`.
 fn prefixed_chain_for(prefix: &[[u8; 32]], batch: &Batch, proof: &[u8]) -> WrapperChain {
     let d = batch.digest();
-    let mock = mock_verifier_creation(&code().mock, prefix, &d, proof, 0);
-    WrapperChain::deploy(&code().wrapper, &mock, false, prefix.len()).expect("deploys")
+    let mock = mock_verifier_creation(&code().mock, prefix, &d, proof, 0, false);
+    WrapperChain::deploy(
+        &code().wrapper,
+        &mock,
+        false,
+        &config(prefix.len(), proof.len()),
+    )
+    .expect("deploys")
 }
 
 fn hashes(batch: &Batch) -> Vec<[u8; 32]> {
@@ -77,10 +112,19 @@ fn assert_accepted(chain: &mut WrapperChain, batch: &Batch, proof: &[u8]) {
 
 /// Both functions reject `batch` (with `proof`) as ProofRejected.
 fn assert_rejected(chain: &mut WrapperChain, batch: &Batch, proof: &[u8]) {
+    assert_reverts(chain, batch, proof, WrapperRevert::ProofRejected);
+}
+
+/// Both functions revert with `expected` on `batch` and `proof`.
+fn assert_reverts(chain: &mut WrapperChain, batch: &Batch, proof: &[u8], expected: WrapperRevert) {
     let data = verify_transactions_calldata(&batch.payloads, &batch.senders, proof).unwrap();
-    assert_eq!(chain.verify(&data), Err(WrapperRevert::ProofRejected));
+    assert_eq!(
+        chain.verify(&data),
+        Err(expected.clone()),
+        "verifyTransactions"
+    );
     let data = verify_hashes_calldata(&hashes(batch), &batch.senders, proof).unwrap();
-    assert_eq!(chain.verify(&data), Err(WrapperRevert::ProofRejected));
+    assert_eq!(chain.verify(&data), Err(expected), "verifyHashes");
 }
 
 /// B = 1 and 2 (demo transactions), and 32 mixing demo transactions with an empty payload and
@@ -134,7 +178,18 @@ fn tampered_batches_are_rejected() {
     let mut p = proof.clone();
     p[500] ^= 1;
     assert_rejected(&mut chain, &batch, &p);
-    assert_rejected(&mut chain, &batch, &proof[..proof.len() - 1]);
+    // One byte short, one byte over: not the proof's length.
+    let len = proof.len() as u64;
+    for p in [
+        &proof[..proof.len() - 1],
+        &[&proof[..], &[0u8]].concat()[..],
+    ] {
+        let expected = WrapperRevert::ProofLength {
+            length: p.len() as u64,
+            expected: len,
+        };
+        assert_reverts(&mut chain, &batch, p, expected);
+    }
 
     // The pairs of a prefix of the batch.
     let prefix = Batch {
@@ -269,8 +324,9 @@ fn wrapper_digest_matches_native() {
             batch.payloads.push(p);
             batch.senders.push(a);
         }
-        let mut proof = vec![0u8; 1 + (rng.next_u32() % 2000) as usize];
+        let mut proof = vec![0u8; 32 * (rng.next_u32() % 64) as usize];
         rng.fill_bytes(&mut proof);
+        let proof = in_range_stand_in(&proof);
         let mut chain = chain_for(&batch, &proof);
         assert_accepted(&mut chain, &batch, &proof);
     }
@@ -282,20 +338,22 @@ fn verifier_without_code_is_refused() {
     let mut chain = Chain::new(false);
     let no_code = revm::primitives::Address::repeat_byte(0x42);
     let err = chain
-        .deploy(&wrapper_creation(&code().wrapper, no_code, 0))
+        .deploy(&wrapper_creation(&code().wrapper, no_code, &config(0, 0)))
         .expect_err("deploys against an address without code");
     let selector = hex::encode(&keccak256(b"NoVerifierCode()")[..4]);
     assert!(err.contains(&selector), "{err}");
 }
 
-/// A stand-in accumulator: 12 words of 88-bit limbs (as the aggregated verifier's are),
-/// distinct from one another.
+/// A stand-in accumulator: 12 words of 88-bit limbs (as the aggregated verifier's are), each
+/// coordinate's top limb of 72 bits (so in range, the coordinate < q), distinct from one
+/// another.
 fn accumulator() -> Vec<[u8; 32]> {
     (0..AGGREGATED_PREFIX_WORDS)
         .map(|i| {
             let h = keccak256(&[i as u8]);
             let mut w = [0u8; 32];
-            w[21..].copy_from_slice(&h[..11]);
+            let bytes = if i % 3 == 2 { 9 } else { 11 };
+            w[32 - bytes..].copy_from_slice(&h[..bytes]);
             w
         })
         .collect()
@@ -327,7 +385,7 @@ fn prefixed_verifier_gets_prefix_then_digest() {
     assert_eq!(got.output[31], 12);
     assert!(got.output[..31].iter().all(|&b| b == 0));
 
-    for (word, byte) in [(0, 31), (5, 21), (11, 31)] {
+    for (word, byte) in [(0, 31), (5, 24), (11, 31)] {
         let mut a = acc.clone();
         a[word][byte] ^= 1;
         assert_rejected(&mut chain, &batch, &wrapper_proof(&a, &proof));
@@ -342,12 +400,19 @@ fn prefixed_verifier_gets_prefix_then_digest() {
     b.payloads.swap(0, 5);
     b.senders.swap(0, 5);
     assert_rejected(&mut chain, &b, &with_acc);
-    // The proof alone (long enough to be cut after 12 words, which are then no accumulator).
-    assert_rejected(&mut chain, &batch, &proof);
+    // The proof alone: 12 words short.
+    let expected = WrapperRevert::ProofLength {
+        length: proof.len() as u64,
+        expected: with_acc.len() as u64,
+    };
+    assert_reverts(&mut chain, &batch, &proof, expected);
 
-    // A wrapper without a prefix in front of this verifier sends D first: rejected.
-    let mock = mock_verifier_creation(&code().mock, &acc, &batch.digest(), &proof, 0);
-    let mut unprefixed = WrapperChain::deploy(&code().wrapper, &mock, false, 0).unwrap();
+    // A wrapper without a prefix in front of this verifier (taking acc ‖ proof as its proof)
+    // sends D first: rejected.
+    let mock = mock_verifier_creation(&code().mock, &acc, &batch.digest(), &proof, 0, false);
+    let unprefixed_config = config(0, with_acc.len());
+    let mut unprefixed =
+        WrapperChain::deploy(&code().wrapper, &mock, false, &unprefixed_config).unwrap();
     assert_rejected(&mut unprefixed, &batch, &with_acc);
 }
 
@@ -373,7 +438,11 @@ fn proof_shorter_than_prefix_is_named() {
         let data = verify_transactions_calldata(&batch.payloads, &batch.senders, short).unwrap();
         assert_eq!(chain.verify(&data), expected);
     }
-    assert_rejected(&mut chain, &batch, &full[..384]);
+    let expected = WrapperRevert::ProofLength {
+        length: 384,
+        expected: full.len() as u64,
+    };
+    assert_reverts(&mut chain, &batch, &full[..384], expected);
     assert_accepted(&mut chain, &batch, &full);
 
     // The same verifier, now expecting an empty proof after D: the prefix alone is accepted.
@@ -403,18 +472,34 @@ fn verifier_calldata_splits() {
     );
 }
 
+/// The committed aggregation's verifier calldata (`results/aggregate-digest-b32/calldata.hex`)
+/// split: its accumulator and outer proof (real ones, in range, in the aggregated layout).
+fn committed_accumulator_and_proof() -> (Vec<[u8; 32]>, Vec<u8>) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../results/aggregate-digest-b32/calldata.hex");
+    let text = std::fs::read_to_string(path).expect("committed");
+    let calldata = hex::decode(text.trim()).expect("hex");
+    let split = split_verifier_calldata(&calldata, AGGREGATED_PREFIX_WORDS).expect("long enough");
+    (split.prefix, split.proof)
+}
+
 /// `measure_aggregated` (what `evm-wrapper-gas --aggregated` runs on the real verifier's
-/// files) against the stand-in expecting acc ‖ D ‖ proof for the demo file's pairs: accepted,
-/// every tampered call rejected, the wrapper's share a few thousand gas; calldata whose D is
-/// not the pairs' (those of a prefix of the batch) is refused before anything is deployed.
+/// files) against the stand-in expecting acc ‖ D ‖ proof for the demo file's pairs (acc and
+/// proof the committed aggregation's, as the wrapper's aggregated configuration needs a proof
+/// of that layout and length): accepted, every tampered call rejected, the wrapper's share
+/// some thousands of gas; calldata whose D is not the pairs' (those of a prefix of the batch)
+/// is refused before anything is deployed.
 #[test]
 fn aggregated_measurement_against_stand_in() {
     let pairs = demo_file_pairs(4).expect("demo pairs");
-    let acc = accumulator();
-    let proof = proof();
+    let (acc, proof) = committed_accumulator_and_proof();
     let d = batch_digest(&pairs);
+    // 5,000 iterations (215k gas): above the calldata's EIP-7623 floor, within the
+    // verifierGas of the aggregated configuration (MEASURE_BURN's 0.86M is not).
+    let burn = 5_000;
+    assert!(burn < MEASURE_BURN);
     let verifier = Compiled {
-        creation: mock_verifier_creation(&code().mock, &acc, &d, &proof, MEASURE_BURN),
+        creation: mock_verifier_creation(&code().mock, &acc, &d, &proof, burn, false),
         ..code().mock.clone()
     };
     let calldata = verifier_calldata(&acc, &d, &proof);
@@ -432,7 +517,7 @@ fn aggregated_measurement_against_stand_in() {
         4 + 96 + padded(4 * 32) + padded(4 * 20) + padded(384 + proof.len())
     );
     assert!(
-        row.wrapper_gas > 2_600 && row.wrapper_gas < 10_000,
+        row.wrapper_gas > 2_600 && row.wrapper_gas < 25_000,
         "{row:?}"
     );
     assert_eq!(
@@ -445,4 +530,434 @@ fn aggregated_measurement_against_stand_in() {
     let err =
         measure_aggregated(&code().wrapper, &verifier, &calldata[..13 * 32], &pairs).unwrap_err();
     assert!(err.contains("shorter than 14 words"), "{err}");
+}
+
+/// Calldata of `signature(bytes, bytes, bytes)` with the arguments' tails laid out in `order`
+/// (the head offsets pointing at them): the canonical encoding for [0, 1, 2].
+fn abi_call_ordered(signature: &str, args: &[&[u8]; 3], order: [usize; 3]) -> Vec<u8> {
+    let word = |v: usize| {
+        let mut w = [0u8; 32];
+        w[24..].copy_from_slice(&(v as u64).to_be_bytes());
+        w
+    };
+    let padded = |n: usize| n.div_ceil(32) * 32;
+    let mut offsets = [0usize; 3];
+    let mut tail = Vec::new();
+    for i in order {
+        offsets[i] = 96 + tail.len();
+        tail.extend_from_slice(&word(args[i].len()));
+        tail.extend_from_slice(args[i]);
+        tail.resize(tail.len() + padded(args[i].len()) - args[i].len(), 0);
+    }
+    let mut out = keccak256(signature.as_bytes())[..4].to_vec();
+    for o in offsets {
+        out.extend_from_slice(&word(o));
+    }
+    out.extend(tail);
+    out
+}
+
+/// Check 1: the calldata is the canonical encoding. Each tampered calldata below decodes to
+/// the same arguments (the ABI decoder accepts it) and the stand-in would accept the call, so
+/// only the wrapper's check names it: bytes after the encoding (`CalldataLength`), the
+/// arguments' bytes in another order (`NonCanonicalEncoding` of the first one out of place),
+/// a non-zero padding byte (`NonCanonicalEncoding` of its argument).
+#[test]
+fn calldata_must_be_canonical() {
+    let proof = proof();
+    let batch = demo(3);
+    let mut chain = chain_for(&batch, &proof);
+    let enc = encode_payloads(&batch.payloads).unwrap();
+    let senders = batch.senders.concat();
+    assert_ne!(enc.len() % 32, 0, "the payloads need padding for this test");
+    let args: [&[u8]; 3] = [&enc, &senders, &proof];
+    let good = abi_call_ordered(VERIFY_TRANSACTIONS, &args, [0, 1, 2]);
+    assert_eq!(good, raw_tx_call(&enc, &senders, &proof));
+    assert!(chain.verify(&good).is_ok());
+    let hashes = hashes(&batch).concat();
+    let hash_args: [&[u8]; 3] = [&hashes, &senders, &proof];
+    let good_hashes = abi_call_ordered(VERIFY_HASHES, &hash_args, [0, 1, 2]);
+    assert!(chain.verify(&good_hashes).is_ok());
+
+    for base in [&good, &good_hashes] {
+        for extra in [1usize, 31, 32, 64] {
+            let mut data = base.clone();
+            data.extend(vec![0x5a; extra]);
+            assert_eq!(
+                chain.verify(&data),
+                Err(WrapperRevert::CalldataLength {
+                    length: (base.len() + extra) as u64,
+                    expected: base.len() as u64
+                }),
+                "{extra} trailing bytes"
+            );
+        }
+    }
+
+    for (order, first_out_of_place) in [([1, 0, 2], 0), ([0, 2, 1], 1), ([2, 1, 0], 0)] {
+        let data = abi_call_ordered(VERIFY_TRANSACTIONS, &args, order);
+        assert_eq!(data.len(), good.len());
+        assert_eq!(
+            chain.verify(&data),
+            Err(WrapperRevert::NonCanonicalEncoding(first_out_of_place)),
+            "{order:?}"
+        );
+        let data = abi_call_ordered(VERIFY_HASHES, &hash_args, order);
+        assert_eq!(
+            chain.verify(&data),
+            Err(WrapperRevert::NonCanonicalEncoding(first_out_of_place)),
+            "hashes {order:?}"
+        );
+    }
+
+    // A padding byte set: the payloads' last, the senders' first (60 bytes, 4 of padding).
+    let payloads_end = 4 + 96 + 32 + enc.len().div_ceil(32) * 32;
+    let senders_at = payloads_end + 32;
+    for (at, argument) in [(payloads_end - 1, 0), (senders_at + senders.len(), 1)] {
+        let mut data = good.clone();
+        data[at] = 1;
+        assert_eq!(
+            chain.verify(&data),
+            Err(WrapperRevert::NonCanonicalEncoding(argument)),
+            "padding byte {at}"
+        );
+    }
+    // The proof a byte longer: with zero padding its length is named; a padding byte set is
+    // the encoding's fault first.
+    let mut longer = proof.clone();
+    longer.push(7);
+    let data = raw_tx_call(&enc, &senders, &longer);
+    assert_eq!(
+        chain.verify(&data),
+        Err(WrapperRevert::ProofLength {
+            length: longer.len() as u64,
+            expected: proof.len() as u64
+        })
+    );
+    let mut padded = data.clone();
+    let last = padded.len() - 1;
+    padded[last] = 1;
+    assert_eq!(
+        chain.verify(&padded),
+        Err(WrapperRevert::NonCanonicalEncoding(2))
+    );
+}
+
+/// `base` with 32-byte word `i` set to `value`.
+fn with_word(base: &[u8], i: usize, value: [u8; 32]) -> Vec<u8> {
+    let mut out = base.to_vec();
+    out[32 * i..32 * (i + 1)].copy_from_slice(&value);
+    out
+}
+
+/// `w − 1` of a non-zero big-endian word.
+fn minus_one(w: [u8; 32]) -> [u8; 32] {
+    let mut out = w;
+    for b in out.iter_mut().rev() {
+        let (v, borrow) = b.overflowing_sub(1);
+        *b = v;
+        if !borrow {
+            break;
+        }
+    }
+    out
+}
+
+/// Check 4 at the layout's boundaries (the stand-in proof of 32 words: coordinates 0 to 9,
+/// scalars 10 to 19, coordinates 20 to 31), with and without the 12 prefix words: a
+/// coordinate may be r or q − 1 but not q, a scalar r − 1 but not r, and the first word out
+/// of range is named by its byte offset in `proof`. Each proof is the one the stand-in expects
+/// (it would accept it): a rejection can only be the wrapper's.
+#[test]
+fn proof_words_in_range_at_layout_boundaries() {
+    let batch = demo(2);
+    let base = proof();
+    let l = layout(base.len());
+    assert_eq!((l.scalars_offset, l.scalars_count), (320, 10));
+    let (q, r) = (BN254_Q, BN254_R);
+    let cases: [(usize, [u8; 32], Option<u64>); 12] = [
+        (0, q, Some(0)),
+        (9, r, None),
+        (9, minus_one(q), None),
+        (9, q, Some(288)),
+        (10, minus_one(r), None),
+        (10, r, Some(320)),
+        (19, minus_one(r), None),
+        (19, r, Some(608)),
+        (20, r, None),
+        (20, q, Some(640)),
+        (31, minus_one(q), None),
+        (31, [0xff; 32], Some(992)),
+    ];
+    for prefix in [Vec::new(), accumulator()] {
+        let shift = 32 * prefix.len() as u64;
+        for (i, value, bad) in cases {
+            let p = with_word(&base, i, value);
+            let mut chain = prefixed_chain_for(&prefix, &batch, &p);
+            let full = wrapper_proof(&prefix, &p);
+            match bad {
+                None => assert_accepted(&mut chain, &batch, &full),
+                Some(offset) => assert_reverts(
+                    &mut chain,
+                    &batch,
+                    &full,
+                    WrapperRevert::ProofWordOutOfRange(shift + offset),
+                ),
+            }
+        }
+        // Two words out of range: the first is named.
+        let p = with_word(&with_word(&base, 25, q), 12, r);
+        let mut chain = prefixed_chain_for(&prefix, &batch, &p);
+        let full = wrapper_proof(&prefix, &p);
+        let expected = WrapperRevert::ProofWordOutOfRange(shift + 384);
+        assert_reverts(&mut chain, &batch, &full, expected);
+    }
+}
+
+/// The limbs of a big-endian coordinate `c` < 2^254: l0, l1 (88 bits), l2 (the rest).
+fn limbs_of(c: [u8; 32]) -> [[u8; 32]; 3] {
+    let mut out = [[0u8; 32]; 3];
+    out[0][21..].copy_from_slice(&c[21..]);
+    out[1][21..].copy_from_slice(&c[10..21]);
+    out[2][22..].copy_from_slice(&c[..10]);
+    out
+}
+
+/// Check 3, word by word of the stand-in accumulator (which the stand-in, deployed to expect
+/// each changed accumulator, would accept): a limb at its bound (2^88, a top limb 2^78), a
+/// limb plus r (what the verifier reads mod r as the limb), a top limb plus 2^80 (which a
+/// 256-bit recombination would shift out), a top limb of 2^78 − 1 (the coordinate ≥ q), and
+/// each coordinate = q (named by its top limb) are AccumulatorOutOfRange of that word; a low
+/// limb of 2^88 − 1 and a coordinate of q − 1 are accepted.
+#[test]
+fn accumulator_limbs_in_range() {
+    let batch = demo(2);
+    let proof = proof();
+    let acc = accumulator();
+    let check = |a: &[[u8; 32]], bad: Option<u64>| {
+        let mut chain = prefixed_chain_for(a, &batch, &proof);
+        let full = wrapper_proof(a, &proof);
+        match bad {
+            None => assert_accepted(&mut chain, &batch, &full),
+            Some(w) => assert_reverts(
+                &mut chain,
+                &batch,
+                &full,
+                WrapperRevert::AccumulatorOutOfRange(w),
+            ),
+        }
+    };
+    for i in 0..AGGREGATED_PREFIX_WORDS {
+        let top = i % 3 == 2;
+        let bound = pow2_word(if top { 78 } else { 88 });
+        let set = |v: [u8; 32]| {
+            let mut a = acc.clone();
+            a[i] = v;
+            a
+        };
+        check(&set(bound), Some(i as u64));
+        check(&set(add_words(&acc[i], &BN254_R).unwrap()), Some(i as u64));
+        if top {
+            check(&set(minus_one(bound)), Some(i as u64));
+            check(
+                &set(add_words(&acc[i], &pow2_word(80)).unwrap()),
+                Some(i as u64),
+            );
+        } else {
+            check(&set(minus_one(bound)), None);
+        }
+    }
+    for k in 0..4 {
+        let mut a = acc.clone();
+        a[3 * k..3 * k + 3].copy_from_slice(&limbs_of(BN254_Q));
+        check(&a, Some(3 * k as u64 + 2));
+        a[3 * k..3 * k + 3].copy_from_slice(&limbs_of(minus_one(BN254_Q)));
+        check(&a, None);
+    }
+}
+
+/// Check 5, the cap: against a stand-in that uses all the gas it is given when it rejects (as
+/// the real verifier does on an off-curve point), a changed proof byte costs the caller at
+/// most verifierGas beyond the honest call's own work, and is ProofRejected; sent directly,
+/// the same change burns the whole 30M.
+#[test]
+fn verifier_gas_is_capped() {
+    let batch = demo(2);
+    let proof = proof();
+    let d = batch.digest();
+    let mock = mock_verifier_creation(&code().mock, &[], &d, &proof, 0, true);
+    let mut chain =
+        WrapperChain::deploy(&code().wrapper, &mock, false, &config(0, proof.len())).unwrap();
+    let data = verify_hashes_calldata(&hashes(&batch), &batch.senders, &proof).unwrap();
+    let (_, honest) = chain.verify(&data).expect("accepted");
+    let mut bad = proof.clone();
+    bad[100] ^= 1;
+    let data = verify_hashes_calldata(&hashes(&batch), &batch.senders, &bad).unwrap();
+    let called = chain.call(&data).unwrap();
+    let CallOutcome::Rejected { gas_used, .. } = called.outcome else {
+        panic!("accepted: {called:?}")
+    };
+    assert_eq!(
+        batch_ecdsa_evm::wrapper::decode_revert(&called.output),
+        WrapperRevert::ProofRejected
+    );
+    assert!(
+        gas_used > MOCK_GAS && gas_used < honest.total + MOCK_GAS,
+        "{gas_used} (honest {})",
+        honest.total
+    );
+    let direct = chain
+        .call_verifier(&verifier_calldata(&[], &d, &bad))
+        .unwrap();
+    assert!(
+        matches!(direct.outcome, CallOutcome::Rejected { gas_used, .. } if gas_used == batch_ecdsa_evm::chain::CALL_GAS_LIMIT),
+        "{direct:?}"
+    );
+}
+
+/// Check 5, `InsufficientGas`: a stand-in that needs 430k gas (10,000 loop iterations) behind
+/// a wrapper giving it 600k. Every gas limit from where the stand-in could not finish up to
+/// the least limit the honest call is accepted at gives InsufficientGas, never ProofRejected
+/// (without the check, the stand-in would run out of gas and the call read as a rejection);
+/// one gas more is accepted.
+#[test]
+fn too_little_gas_is_insufficient_not_rejected() {
+    let batch = demo(4);
+    let proof = proof();
+    let d = batch.digest();
+    let verifier_gas = 600_000u64;
+    let mock = mock_verifier_creation(&code().mock, &[], &d, &proof, 10_000, false);
+    let cfg = WrapperConfig {
+        verifier_gas,
+        ..config(0, proof.len())
+    };
+    let mut chain = WrapperChain::deploy(&code().wrapper, &mock, false, &cfg).unwrap();
+    let data = verify_hashes_calldata(&hashes(&batch), &batch.senders, &proof).unwrap();
+    let (_, honest) = chain.verify(&data).expect("accepted");
+    let need = verifier_gas + verifier_gas / 63 + 5000;
+    let accepted =
+        |chain: &mut WrapperChain, limit: u64| chain.verify_with_gas_limit(&data, limit).is_ok();
+    let (mut lo, mut hi) = (honest.total, batch_ecdsa_evm::chain::CALL_GAS_LIMIT);
+    assert!(
+        !accepted(&mut chain, lo),
+        "the check asks for more than is used"
+    );
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if accepted(&mut chain, mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    let min = hi;
+    // What the transaction spends before the check, and the check's own threshold.
+    assert!(min > honest.total - honest.execution() + need, "{min}");
+    assert!(
+        min < honest.total - honest.execution() + need + 20_000,
+        "{min}"
+    );
+    // Below the EIP-7623 floor the transaction is invalid: start above it.
+    let start = (honest.total - 420_000).max(honest.floor + 1);
+    let steps = 60;
+    for s in 0..=steps {
+        let limit = start + (min - 1 - start) * s / steps;
+        match chain.verify_with_gas_limit(&data, limit) {
+            Err(WrapperRevert::InsufficientGas { have, need: n }) => {
+                assert_eq!(n, need);
+                assert!(have < need, "{have}");
+            }
+            other => panic!("gas limit {limit}: {other:?}"),
+        }
+    }
+    assert!(chain.verify_with_gas_limit(&data, min).is_ok());
+}
+
+/// The wrapper's creation code with raw constructor words after the verifier's address.
+fn raw_creation(verifier: revm::primitives::Address, words: &[[u8; 32]]) -> Vec<u8> {
+    let mut out = code().wrapper.creation.clone();
+    let mut a = [0u8; 32];
+    a[12..].copy_from_slice(verifier.as_slice());
+    out.extend_from_slice(&a);
+    for w in words {
+        out.extend_from_slice(w);
+    }
+    out
+}
+
+fn w(v: u64) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    out[24..].copy_from_slice(&v.to_be_bytes());
+    out
+}
+
+/// The constructor refuses a prefix other than 0 or 12, a layout that does not fit, and a
+/// verifierGas of 0 or over 2^64 − 1, each with its named error.
+#[test]
+fn constructor_arguments_are_checked() {
+    let mut chain = Chain::new(false);
+    let mock = chain
+        .deploy(&mock_verifier_creation(
+            &code().mock,
+            &[],
+            &[0; 32],
+            &[],
+            0,
+            false,
+        ))
+        .unwrap();
+    let revert = |sig: &str, args: &[[u8; 32]]| {
+        let mut data = keccak256(sig.as_bytes())[..4].to_vec();
+        for a in args {
+            data.extend_from_slice(a);
+        }
+        hex::encode(data)
+    };
+    let gas = w(MOCK_GAS);
+    let mut two_64 = [0u8; 32];
+    two_64[23] = 1;
+    let layout_err = |r: u64, o: u64, c: u64| {
+        revert(
+            "BadProofLayout(uint256,uint256,uint256)",
+            &[w(r), w(o), w(c)],
+        )
+    };
+    let cases: Vec<([[u8; 32]; 5], Option<String>)> = vec![
+        ([w(0), w(64), w(0), w(2), gas], None),
+        ([w(12), w(0), w(0), w(0), gas], None),
+        ([w(0), w(64), w(64), w(0), gas], None),
+        ([w(0), w(0), w(0), w(0), w(u64::MAX)], None),
+        (
+            [w(1), w(64), w(0), w(2), gas],
+            Some(revert("UnsupportedPrefix(uint256)", &[w(1)])),
+        ),
+        (
+            [w(13), w(64), w(0), w(2), gas],
+            Some(revert("UnsupportedPrefix(uint256)", &[w(13)])),
+        ),
+        ([w(0), w(33), w(0), w(1), gas], Some(layout_err(33, 0, 1))),
+        ([w(0), w(64), w(16), w(1), gas], Some(layout_err(64, 16, 1))),
+        ([w(0), w(64), w(32), w(2), gas], Some(layout_err(64, 32, 2))),
+        ([w(0), w(64), w(96), w(0), gas], Some(layout_err(64, 96, 0))),
+        (
+            [w(0), w((1 << 32) + 32), w(0), w(0), gas],
+            Some(layout_err((1 << 32) + 32, 0, 0)),
+        ),
+        (
+            [w(0), w(64), w(0), w(2), w(0)],
+            Some(revert("BadVerifierGas(uint256)", &[w(0)])),
+        ),
+        (
+            [w(0), w(64), w(0), w(2), two_64],
+            Some(revert("BadVerifierGas(uint256)", &[two_64])),
+        ),
+    ];
+    for (args, expected) in cases {
+        let result = chain.deploy(&raw_creation(mock.address, &args));
+        match (result, expected) {
+            (Ok(_), None) => {}
+            (Err(e), Some(data)) => assert!(e.contains(&data), "{e} lacks {data}"),
+            (other, expected) => panic!("{args:?}: {other:?}, expected {expected:?}"),
+        }
+    }
 }

@@ -370,6 +370,18 @@ impl AnyCircuit {
     }
 
     /// The circuit as halo2 takes it, for keygen and proving.
+    /// The layout check of this circuit as laid out (`batch_ecdsa_circuits::footprint`): every
+    /// cell a gate or lookup reads is assigned, every assigned cell constrained. Run before
+    /// any proving key is made (`super::proving_key::generate`), so the production layouts are
+    /// checked, not only the sizes the tests lay out.
+    pub fn footprint(&self) -> Result<(), String> {
+        use batch_ecdsa_circuits::footprint::check_circuit;
+        match &self.inner {
+            Inner::Batch(c) => check_circuit(c).result(),
+            Inner::Naive(c) => check_circuit(c).result(),
+        }
+    }
+
     pub(crate) fn with_circuit<R>(&self, f: impl CircuitVisitor<R>) -> R {
         match &self.inner {
             Inner::Batch(c) => f.visit(c),

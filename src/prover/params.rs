@@ -270,6 +270,9 @@ fn local_names_with(dir: &Path, ks: &[u32]) -> Vec<String> {
         .collect()
 }
 
+/// Params for several k from one τ, their cache paths, and whether they were generated now.
+pub type LocalFamily = (Vec<ParamsKZG<Bn256>>, Vec<PathBuf>, bool);
+
 /// The local setup for each k of `ks` (one τ for all), cached under `dir`: with `want_tau`
 /// (a full `keccak256([τ]₂)` hex, as a proof file names it) that setup or an error; else the
 /// first cached setup holding every k; else, when `create`, a new one ([`local_setup`])
@@ -281,7 +284,7 @@ pub fn load_local_family(
     ks: &[u32],
     want_tau: Option<&str>,
     create: bool,
-) -> Result<(Vec<ParamsKZG<Bn256>>, Vec<PathBuf>, bool), ParamsError> {
+) -> Result<LocalFamily, ParamsError> {
     let wanted = match want_tau {
         Some(t) => {
             let bytes: [u8; 32] =
@@ -345,6 +348,25 @@ pub fn load_local_family(
     Ok((all, paths, true))
 }
 
+/// The cached files of the local setup whose `keccak256([τ]₂)` is `tau` (hex), any k.
+pub fn local_setup_files(dir: &Path, tau: &str) -> Result<Vec<PathBuf>, ParamsError> {
+    let bytes: [u8; 32] = crate::hexfmt::decode_hex_fixed(tau).map_err(|e| ParamsError::Read {
+        path: dir.display().to_string(),
+        reason: format!("the local setup's τ hash: {e}"),
+    })?;
+    let name = format!("{LOCAL_PREFIX}{}-k", hex::encode(&bytes[..8]));
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(Vec::new());
+    };
+    let mut out: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&name))
+        .map(|e| e.path())
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
 /// [`load_local_family`] for one k.
 pub fn load_local(
     dir: &Path,
@@ -378,6 +400,7 @@ pub fn load_or_create_dev(dir: &Path, k: u32) -> Result<(ParamsKZG<Bn256>, bool)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use halo2_proofs::poly::commitment::ParamsProver;
 
     fn raw(params: &ParamsKZG<Bn256>) -> Vec<u8> {
         let mut v = Vec::new();

@@ -827,7 +827,7 @@ mod tests {
                 "unknown setup kind",
             ),
             (
-                f.to_json().replace("\"k\": 17\n    }", "\"k\": 16\n    }"),
+                f.to_json().replace("\"k\": 17\n  }", "\"k\": 16\n  }"),
                 "setup.k = 16",
             ),
             (

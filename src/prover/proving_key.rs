@@ -41,6 +41,10 @@ const KEY_FORMAT: SerdeFormat = SerdeFormat::RawBytes;
 pub enum KeyError {
     #[error("key generation failed: {0}")]
     Keygen(String),
+    /// The layout check found a cell a gate reads that nothing pins (or one assigned and never
+    /// constrained): no key is made for such a circuit.
+    #[error("the circuit's layout check failed, no key is made: {0}")]
+    Layout(String),
     #[error("cannot write key cache {path}: {reason}")]
     Write { path: String, reason: String },
 }
@@ -191,12 +195,14 @@ pub fn generate_vk(
     circuit.with_circuit(KeygenVk(params))
 }
 
-/// Generates both keys of `circuit`, timed.
+/// Generates both keys of `circuit`, timed (the layout check, [`AnyCircuit::footprint`], runs
+/// first and is timed with them).
 pub fn generate(
     params: &ParamsKZG<Bn256>,
     circuit: &AnyCircuit,
 ) -> Result<(ProvingKey<G1Affine>, Duration), KeyError> {
     let start = Instant::now();
+    circuit.footprint().map_err(KeyError::Layout)?;
     let vk = generate_vk(params, circuit)?;
     let pk = circuit.with_circuit(KeygenPk(params, vk))?;
     Ok((pk, start.elapsed()))

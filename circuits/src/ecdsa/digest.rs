@@ -18,6 +18,13 @@
 //! finding a second list of pairs, or a key with a chosen address, with the same digest is a
 //! Keccak collision or a 160-bit preimage.
 //!
+//! **What D binds: the raw hash, not `h mod n`.** D is computed over the raw 32 bytes of each
+//! `hᵢ`, while the signature check uses `hᵢ mod n`. For `hᵢ ≥ n` (a 2^-128 fraction of
+//! hashes) the proof shows a valid signature of `hᵢ mod n`, and D names the raw `hᵢ`: a
+//! verifier must compare D with the raw hashes it holds (the wrapper does, from the posted
+//! payloads), never with reduced ones, and the 32-byte string `hᵢ − n` has the same valid
+//! signature but another D, so it is not what this proof states.
+//!
 //! **Where each byte comes from and what pins it.**
 //! * The bytes of `hᵢ`, `x(Qᵢ)`, `y(Qᵢ)` are cells of [`limb_bytes`]: chains of linear rows
 //!   equating each limb with its bytes in base 256, every byte then absorbed by a Keccak block,
@@ -140,8 +147,10 @@ pub fn witness_digest(ws: &[SignatureWitness]) -> [u8; 32] {
     batch_digest(&pairs)
 }
 
-/// The byte cells of one signature's statement, from the limb cells its checks loaded.
-pub struct StatementBytes {
+/// The byte cells of one signature's statement, from the limb cells its checks loaded. Its
+/// cells are sound only once they are absorbed by the Keccak chip (whose `BYTE` lookup
+/// range-checks each byte): crate-private, so no caller can take the bytes and forget that.
+pub(crate) struct StatementBytes {
     /// The 32 bytes of `h`, big-endian.
     pub hash: Vec<AssignedValue>,
     /// The 64 bytes of `x(Q) ‖ y(Q)`, big-endian.
@@ -149,8 +158,9 @@ pub struct StatementBytes {
 }
 
 impl StatementBytes {
-    /// The byte cells of `h` and `Q` from their limb cells.
-    pub fn of(
+    /// The byte cells of `h` and `Q` from their limb cells (unconstrained bytes until
+    /// absorbed: the type doc).
+    pub(crate) fn of(
         b: &mut Builder,
         h: &[AssignedValue; NUM_LIMBS],
         x: &[AssignedValue; NUM_LIMBS],
@@ -226,14 +236,14 @@ pub(crate) fn lay_out_digest(
 
 /// The public cells of one signature under a statement: the packed instance cells of `h`, `Q`
 /// ([`super::instance::pack_public`]) or the statement's byte cells.
-pub enum PublicCells {
+pub(crate) enum PublicCells {
     Keys(Vec<AssignedValue>),
     Digest(StatementBytes),
 }
 
 impl PublicCells {
     /// Lays out the public cells of a signature whose checks loaded `h` and `q`.
-    pub fn of(
+    pub(crate) fn of(
         statement: Statement,
         range: &crate::range::RangeChip,
         b: &mut Builder,

@@ -60,10 +60,24 @@ pub struct NaiveEcdsaCircuit {
     pub statement: Statement,
 }
 
+/// The layout of one signature's verification for cell counts (the benches): its public
+/// cells are dropped, so nothing binds them; never part of a circuit.
+#[cfg(feature = "testing")]
+pub fn lay_out_verification_for_counts(
+    ecc: &EccChip,
+    b: &mut Builder,
+    w: &SignatureWitness,
+    window: u32,
+    statement: Statement,
+) {
+    let _ = verify_signature(ecc, b, w, window, statement);
+}
+
 /// Lays out the verification of one signature and returns its public cells under
 /// `statement`. Never panics on witness values: a witness that is not a valid signature yields
-/// cells that violate some constraint.
-pub fn verify_signature(
+/// cells that violate some constraint. Crate-private: the public cells mean nothing until
+/// the caller binds them to the instance (`bind_public`).
+pub(crate) fn verify_signature(
     ecc: &EccChip,
     b: &mut Builder,
     w: &SignatureWitness,

@@ -11,14 +11,16 @@
 //! verifying key, no proving key, no proof), and with `--public-inputs N,N,...` also the
 //! verifier of the same key for N public inputs (code size only: that verifier is not run).
 //!
-//! Uses the INSECURE development parameters (cached in `--params-dir`).
+//! The setup: `--params FILE` (a ceremony file, .ptau or halo2 raw, of power ≥ K), the local
+//! setup cached in `--params-dir` (default), or `--insecure-dev-setup`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use batch_ecdsa::cli::SetupArgs;
 use batch_ecdsa_circuits::ecdsa::Statement;
 use batch_ecdsa_evm::aggregate::{
-    dev_params, inner_snark, measure_aggregation, outer_verifier, outer_vk, peak_rss_mib,
+    inner_k, inner_snark, load_setup, measure_aggregation, outer_verifier, outer_vk, peak_rss_mib,
     OuterShape,
 };
 use batch_ecdsa_evm::solc::Solc;
@@ -50,9 +52,8 @@ struct Args {
     /// inputs (the accumulator's 12 included), e.g. 14 for a 2-word digest.
     #[arg(long, value_delimiter = ',')]
     public_inputs: Vec<usize>,
-    /// Folder of the cached development params.
-    #[arg(long, default_value = "params")]
-    params_dir: PathBuf,
+    #[command(flatten)]
+    setup: SetupArgs,
     /// Folder for the outer verifier's Solidity and calldata.
     #[arg(long, default_value = "aggregate-verifier")]
     out_dir: PathBuf,
@@ -64,9 +65,14 @@ struct Args {
 fn run(args: &Args) -> Result<(), String> {
     let solc = Solc::locate_or_install().map_err(|e| e.to_string())?;
     if !args.sweep.is_empty() {
-        let inner = inner_snark(args.count, args.statement, &args.params_dir)?;
+        let source = args.setup.source();
+        let ik = inner_k(args.count, args.statement);
+        let first = args.sweep.first().copied().unwrap_or(ik);
+        let (inner_srs, _) = load_setup(&source, &args.setup.params_dir, ik, first.max(ik))?;
+        let inner = inner_snark(args.count, args.statement, &inner_srs.params)?;
         for &k in &args.sweep {
-            let p = dev_params(&args.params_dir, k)?;
+            let (_, outer) = load_setup(&source, &args.setup.params_dir, ik, k)?;
+            let p = outer.params;
             let shape = OuterShape {
                 k,
                 lookup_bits: k as usize - 1,
@@ -77,7 +83,7 @@ fn run(args: &Args) -> Result<(), String> {
             let mut sizes = Vec::new();
             for n in std::iter::once(layout.num_instance).chain(args.public_inputs.iter().copied())
             {
-                let (_, compiled) = outer_verifier(&p, &vk, n, &solc)?;
+                let (_, compiled) = outer_verifier(&p, &vk, n, None, &solc)?;
                 sizes.push(serde_json::json!({
                     "public_inputs": n,
                     "runtime_code_bytes": compiled.runtime.len(),
@@ -110,7 +116,8 @@ fn run(args: &Args) -> Result<(), String> {
         args.count,
         args.statement,
         shape,
-        &args.params_dir,
+        &args.setup.source(),
+        &args.setup.params_dir,
         &solc,
         &|line| eprintln!("{line}"),
     )?;

@@ -14,8 +14,14 @@
 //! Exit codes: 0 proved, 1 invalid batch (every invalid signature or transaction named, nothing
 //! proved), 2 bad input or an environment failure (nothing written).
 //!
-//! About 20 minutes and 17 GiB on 2 cores at K = 22 (README, *Ethereum*). Uses the INSECURE
-//! development parameters (cached in `--params-dir`).
+//! The setup (one τ for the inner and the outer circuit): `--params FILE`, a ceremony file
+//! (.ptau or halo2 raw) of power ≥ K, cut down for the inner circuit: **the only setup whose
+//! verifier is fit to deploy**; without it the local setup cached in `--params-dir` (τ from
+//! this machine's randomness, never stored: anyone who checks the proof trusts this machine);
+//! `--insecure-dev-setup` the fixed-seed one (anyone can forge proofs under it: test fixtures
+//! only). The folder and the verifier's header record which.
+//!
+//! About 20 minutes and 17 GiB on 2 cores at K = 22 (README, *Ethereum*).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,7 +31,9 @@ use batch_ecdsa::prover::api::digest_pairs_of;
 use batch_ecdsa::prover::circuit::{witnesses_from_batch, WitnessBuildError};
 use batch_ecdsa::prover::transcript::scalar_word;
 use batch_ecdsa_circuits::ecdsa::Statement;
-use batch_ecdsa_evm::aggregate::{aggregate, inner_line, inner_snark_of, OuterShape};
+use batch_ecdsa_evm::aggregate::{
+    aggregate, inner_k, inner_line, inner_snark_of, load_setup, OuterShape,
+};
 use batch_ecdsa_evm::aggregated::{
     check_folder_free, verify_on_chain, wrapper_calldata, write_folder, AggregatedProofFile,
     ACCUMULATOR_WORDS,
@@ -44,7 +52,7 @@ struct Args {
     #[arg(long = "public", default_value = "digest")]
     statement: Statement,
     /// log2 rows of the outer (aggregation) circuit.
-    #[arg(long, default_value_t = 22)]
+    #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(16..=26))]
     k: u32,
     #[command(flatten)]
     setup: SetupArgs,
@@ -64,16 +72,6 @@ fn fail(code: u8, lines: impl IntoIterator<Item = String>) -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<(), ExitCode> {
-    if args.setup.params.is_some() {
-        return Err(fail(
-            2,
-            [
-                "--params: aggregation runs on the development setup only (one SRS for the inner \
-              and outer circuits, cached in --params-dir)"
-                    .to_string(),
-            ],
-        ));
-    }
     check_folder_free(&args.out_dir).map_err(|e| fail(2, [e]))?;
     let txs = match &args.input.txs.txs {
         Some(path) => {
@@ -104,15 +102,27 @@ fn run(args: &Args) -> Result<(), ExitCode> {
 
     let log = |line: &str| eprintln!("{line}");
     let statement = args.statement;
+    let source = args.setup.source();
+    if source.kind().is_insecure() {
+        log("WARNING: INSECURE fixed-seed development setup: anyone can forge proofs under it; the folder is a test fixture, never deploy its verifier");
+    }
+    let (inner_srs, outer_srs) = load_setup(
+        &source,
+        &args.setup.params_dir,
+        inner_k(witnesses.len(), statement),
+        args.k,
+    )
+    .map_err(|e| fail(2, [e]))?;
+    log(&format!("setup: {}", outer_srs.identity.describe()));
     let inner =
-        inner_snark_of(witnesses, statement, &args.setup.params_dir).map_err(|e| fail(2, [e]))?;
+        inner_snark_of(witnesses, statement, &inner_srs.params).map_err(|e| fail(2, [e]))?;
     log(&inner_line(&inner, statement));
     let shape = OuterShape {
         k: args.k,
         lookup_bits: args.k as usize - 1,
     };
     let agg =
-        aggregate(&inner, shape, &args.setup.params_dir, &solc, &log).map_err(|e| fail(2, [e]))?;
+        aggregate(&inner, statement, shape, &outer_srs, &solc, &log).map_err(|e| fail(2, [e]))?;
     let words: Vec<[u8; 32]> = agg.instance.iter().map(scalar_word).collect();
     let (accumulator, inner_words) = words.split_at(ACCUMULATOR_WORDS);
     let file = AggregatedProofFile::new(
@@ -120,6 +130,7 @@ fn run(args: &Args) -> Result<(), ExitCode> {
         b,
         inner.k,
         args.k,
+        &outer_srs.identity,
         if statement == Statement::Digest {
             &pairs
         } else {
@@ -168,6 +179,15 @@ fn run(args: &Args) -> Result<(), ExitCode> {
     for line in on_chain.lines() {
         println!("{line}");
     }
+    println!(
+        "{}setup: {}",
+        if source.kind().is_insecure() {
+            "INSECURE "
+        } else {
+            ""
+        },
+        outer_srs.identity.describe()
+    );
     println!("written to {}", args.out_dir.display());
     if let (Some(t), Some(path)) = (&txs, &args.input.txs.strip_out) {
         write_stripped(t, path).map_err(ExitCode::from)?;
@@ -185,6 +205,7 @@ fn run(args: &Args) -> Result<(), ExitCode> {
             "outer_prove_s": agg.outer_prove.as_secs_f64(),
             "outer_proof_bytes": agg.proof.len(),
             "on_chain": on_chain,
+            "setup": outer_srs.identity,
             "peak_rss_mib": batch_ecdsa_evm::aggregate::peak_rss_mib(),
         });
         println!("{row}");

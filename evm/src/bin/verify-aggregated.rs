@@ -1,28 +1,42 @@
-//! `verify-aggregated --dir DIR [--batch FILE | --txs FILE [--chain-id N ...] | --stripped
-//! FILE] [--verifier FILE] [--json]`: checks an aggregated proof folder (`prove-aggregated`,
-//! `batch_ecdsa_evm::aggregated`) as Ethereum would. Compiles the folder's verifier (or
-//! `--verifier`, e.g. the source of the contract you deployed) with solc-js, deploys it in
-//! revm with EIP-170 enforced and calls it with the calldata of the file's statement; under
-//! the digest statement also calls the wrapper contract in front of it, which recomputes D
-//! from the batch: `verifyTransactions` with the signing payloads of `--txs` or `--stripped`
-//! (what a rollup posts), `verifyHashes` otherwise. With a batch, its (signing hash, address)
-//! pairs must be the proof's: each one that differs is named.
+//! `verify-aggregated --dir DIR (--verifier-code-hash HASH | --verifier FILE) [--params FILE |
+//! --insecure-dev-setup] [--batch FILE | --txs FILE [--chain-id N ...] | --stripped FILE]
+//! [--json]`: checks an aggregated proof folder (`prove-aggregated`,
+//! `batch_ecdsa_evm::aggregated`) against what **you** trust, then as Ethereum would.
 //!
-//! Exit codes: 0 valid, 1 invalid (the proof, or a batch that is not the proven one), 2 bad
-//! input or an environment failure.
+//! What you trust, never the folder's word:
+//! - the verifier: `--verifier-code-hash HASH` (what `cast codehash ADDRESS` prints for the
+//!   deployed contract: the folder's source must compile to that code) or `--verifier FILE`
+//!   (the source of the contract you deployed). Without either it refuses: a folder's own
+//!   verifier proves nothing (a contract that returns success would "verify" anything);
+//! - the setup: `--params FILE` (the ceremony file, .ptau or halo2 raw; only its `[τ]₂` is
+//!   read), the local setup of `--params-dir` (default), or `--insecure-dev-setup` (the
+//!   fixed-seed setup, refused unless given: anyone can forge proofs under it).
+//!
+//! The verifier must use that setup's `[τ]₂` in its pairing check and its header must state
+//! the folder's statement, B, both k and setup. Then it compiles the verifier with solc-js,
+//! deploys it in revm with EIP-170 enforced and calls it with the calldata of the file's
+//! statement; under the digest statement also calls the wrapper contract in front of it,
+//! which recomputes D from the batch: `verifyTransactions` with the signing payloads of
+//! `--txs` or `--stripped` (what a rollup posts), `verifyHashes` otherwise. With a batch, its
+//! (signing hash, address) pairs must be the proof's: each one that differs is named.
+//!
+//! Exit codes: 0 valid, 1 invalid or refused (the proof, a batch that is not the proven one,
+//! a verifier or setup that is not the one you trust), 2 bad input or an environment failure.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use batch_ecdsa::batch_file::BatchFile;
 use batch_ecdsa::cli::{load_signed_txs, TxArgs};
-use batch_ecdsa::hexfmt::{decode_hex, decode_hex_fixed};
+use batch_ecdsa::hexfmt::{decode_hex, decode_hex_fixed, encode_hex};
 use batch_ecdsa::prover::api::digest_pairs_of;
 use batch_ecdsa::prover::circuit::{witnesses_from_batch, WitnessBuildError};
 use batch_ecdsa::prover::proof::DigestPair;
+use batch_ecdsa::prover::srs::{tau_g2_of, SetupSource};
 use batch_ecdsa::txs::strip::StrippedFile;
 use batch_ecdsa_evm::aggregated::{
-    check_pairs, verify_on_chain, AggregatedError, AggregatedProofFile, VERIFIER_FILE,
+    check_pairs, check_trusted, verify_on_chain, AggregatedError, AggregatedProofFile, Trusted,
+    VERIFIER_FILE,
 };
 use batch_ecdsa_evm::solc::Solc;
 use clap::Parser;
@@ -43,9 +57,25 @@ struct Args {
     /// signing payloads go to the wrapper's `verifyTransactions`.
     #[arg(long, conflicts_with = "txs")]
     stripped: Option<PathBuf>,
-    /// The verifier's Solidity (default: the folder's).
-    #[arg(long)]
+    /// The source of the verifier contract you deployed (or trust); it is used instead of the
+    /// folder's.
+    #[arg(long, conflicts_with = "verifier_code_hash")]
     verifier: Option<PathBuf>,
+    /// The deployed verifier's runtime code hash, as `cast codehash ADDRESS` prints it: the
+    /// folder's verifier source must compile to exactly that code.
+    #[arg(long)]
+    verifier_code_hash: Option<String>,
+    /// The ceremony file you trust (.ptau or halo2 raw): the folder's setup must be it.
+    #[arg(long, conflicts_with = "insecure_dev_setup")]
+    params: Option<PathBuf>,
+    /// Accept a folder under the fixed-seed development setup (ANYONE CAN FORGE such proofs:
+    /// test fixtures only).
+    #[arg(long)]
+    insecure_dev_setup: bool,
+    /// Where the local setup is cached (a folder proven under the local setup verifies only
+    /// where that setup is).
+    #[arg(long, default_value = "params")]
+    params_dir: PathBuf,
     /// Low s only (as Ethereum since EIP-2) when checking a --batch file.
     #[arg(long)]
     low_s: bool,
@@ -123,10 +153,43 @@ fn held_batch(args: &Args) -> Result<Option<Held>, AggregatedError> {
     Ok(None)
 }
 
+/// The verifier source the user pins, and the code hash they gave.
+fn pinned_verifier(args: &Args) -> Result<(PathBuf, Option<[u8; 32]>), AggregatedError> {
+    let bad = AggregatedError::BadInput;
+    match (&args.verifier, &args.verifier_code_hash) {
+        (Some(path), _) => Ok((path.clone(), None)),
+        (None, Some(hash)) => {
+            let h = decode_hex_fixed::<32>(hash)
+                .map_err(|e| bad(format!("--verifier-code-hash: {e}")))?;
+            Ok((args.dir.join(VERIFIER_FILE), Some(h)))
+        }
+        (None, None) => Err(bad(
+            "refusing to trust the folder's own verifier: say which verifier you trust with \
+             --verifier-code-hash HASH (`cast codehash ADDRESS` of the deployed contract) or \
+             --verifier FILE (the source of the contract you deployed)"
+                .into(),
+        )),
+    }
+}
+
 fn run(args: &Args) -> Result<(), AggregatedError> {
     let bad = AggregatedError::BadInput;
+    let (sol_path, code_hash) = pinned_verifier(args)?;
+    let source =
+        SetupSource::from_flags(args.params.as_deref(), args.insecure_dev_setup).map_err(bad)?;
     let file = AggregatedProofFile::load(&args.dir)?;
     let decoded = file.decode()?;
+    if file.setup.kind.is_insecure() && !source.kind().is_insecure() {
+        // The same refusal check_trusted makes, before any setup is read.
+        return Err(AggregatedError::Invalid(
+            "refused: the folder was proven under the INSECURE fixed-seed development setup, \
+             whose τ is public, so anyone can forge an aggregated proof of anything under it; \
+             pass --insecure-dev-setup to check it anyway (test fixtures only)"
+                .into(),
+        ));
+    }
+    let s_g2 =
+        tau_g2_of(&source, &args.params_dir, &file.setup.tau_g2).map_err(|e| bad(e.to_string()))?;
     let held = held_batch(args)?;
     let payloads = match &held {
         Some((pairs, payloads, item)) => {
@@ -140,21 +203,55 @@ fn run(args: &Args) -> Result<(), AggregatedError> {
         }
         None => None,
     };
-    let sol_path = args
-        .verifier
-        .clone()
-        .unwrap_or_else(|| args.dir.join(VERIFIER_FILE));
     let sol = std::fs::read_to_string(&sol_path)
         .map_err(|e| bad(format!("cannot read {}: {e}", sol_path.display())))?;
+    if sol.trim().is_empty() {
+        return Err(bad(format!(
+            "{}: the verifier source is empty",
+            sol_path.display()
+        )));
+    }
     let solc = Solc::locate_or_install().map_err(|e| bad(e.to_string()))?;
+    let compiled = solc.compile(&sol).map_err(|e| {
+        bad(format!(
+            "{}: the verifier source does not compile: {e}",
+            sol_path.display()
+        ))
+    })?;
+    check_trusted(
+        &file,
+        &Trusted {
+            source: &sol,
+            compiled: &compiled,
+            code_hash,
+            s_g2,
+            kind: source.kind(),
+        },
+    )?;
     let on_chain = verify_on_chain(&decoded, &sol, payloads.as_deref(), &solc)?;
+    let insecure = source.kind().is_insecure();
+    let tag = if insecure { "INSECURE " } else { "" };
     println!(
-        "valid: {} signatures ({})",
+        "{tag}valid: {} signatures ({})",
         file.batch_size, decoded.statement
     );
     for line in on_chain.lines() {
-        println!("{line}");
+        println!("{tag}{line}");
     }
+    println!(
+        "{tag}setup: {} setup{} (keccak256([τ]₂) = {}); verifier {}",
+        source.kind(),
+        file.setup
+            .file
+            .as_deref()
+            .map(|f| format!(" {f}"))
+            .unwrap_or_default(),
+        file.setup.tau_g2,
+        match code_hash {
+            Some(h) => format!("pinned by code hash {}", encode_hex(&h)),
+            None => format!("pinned by its source {}", sol_path.display()),
+        }
+    );
     if args.json {
         println!(
             "{}",
@@ -163,6 +260,9 @@ fn run(args: &Args) -> Result<(), AggregatedError> {
                 "statement": decoded.statement.to_string(),
                 "batch_size": file.batch_size,
                 "on_chain": on_chain,
+                "setup": source.kind().as_str(),
+                "insecure": insecure,
+                "tau_g2": file.setup.tau_g2,
             })
         );
     }

@@ -181,6 +181,30 @@ pub fn read_powers(path: &Path, k: u32) -> Result<Powers, FileError> {
     }
 }
 
+/// `G₂` and `τ·G₂` of a ceremony file of either form (each checked on its curve; the
+/// subgroup and τ are the caller's), read without its G₁ powers.
+pub fn read_g2_pair(path: &Path) -> Result<(G2Affine, G2Affine), FileError> {
+    let mut r = Reader::open(path)?;
+    if r.len < 4 {
+        return Err(format!("{} bytes: too short to be a ceremony file", r.len));
+    }
+    let bytes = if r.bytes_at(0, 4, "the header")? == b"ptau" {
+        let t = ptau_table(&mut r)?;
+        r.bytes_at(t.tau_g2.0, 2 * G2_BYTES, "tauG2")?
+    } else {
+        let k = raw_k(&mut r)?;
+        r.bytes_at(
+            4 + 2 * (1u64 << k) * G1_BYTES as u64,
+            2 * G2_BYTES,
+            "the G2 points",
+        )?
+    };
+    Ok((
+        g2_point(&bytes[..G2_BYTES], "G2")?,
+        g2_point(&bytes[G2_BYTES..], "τ·G2")?,
+    ))
+}
+
 /// The form of a ceremony file and the largest k it serves, from its header alone.
 pub fn probe(path: &Path) -> Result<(FileForm, u32), FileError> {
     let mut r = Reader::open(path)?;

@@ -145,13 +145,11 @@ impl SetupIdentity {
         decode_hex_fixed(&self.g1_powers).map_err(|e| format!("setup.g1_powers: {e}"))
     }
 
-    /// Whether `other` is the same setup: the same τ and the same G₁ powers (the kind and file
-    /// name are what the loader says, compared too).
+    /// Whether `other` is the same setup: the same τ and the same G₁ powers at the same k.
+    /// (The kind is how each side came by the parameters; the fixed-seed setup is recognised by
+    /// its τ wherever it comes from, [`load`].)
     pub fn same_setup(&self, other: &SetupIdentity) -> bool {
-        self.kind == other.kind
-            && self.tau_g2 == other.tau_g2
-            && self.g1_powers == other.g1_powers
-            && self.k == other.k
+        self.tau_g2 == other.tau_g2 && self.g1_powers == other.g1_powers && self.k == other.k
     }
 
     /// One line for people: the kind (INSECURE in capitals where it is), the file, the hashes.
@@ -256,7 +254,113 @@ pub fn read_ceremony(path: &Path, k: u32) -> Result<ParamsKZG<Bn256>, ParamsErro
     ))
 }
 
-/// The parameters for `2^k` rows from `source` (module doc), with their identity.
+/// The parameters for each k of `ks` from `source`, **one τ for all** (the aggregated route
+/// proves its inner circuit and its outer circuit under one setup): a ceremony file read at
+/// each k, the development setup at each k (one seed, one τ), or one local setup holding every
+/// k ([`params::load_local_family`]). `want_tau` and `create` as for [`load`].
+pub fn load_family(
+    source: &SetupSource,
+    params_dir: &Path,
+    ks: &[u32],
+    want_tau: Option<&str>,
+    create: bool,
+) -> Result<Vec<Srs>, ParamsError> {
+    let out: Vec<Srs> = match source {
+        SetupSource::Local => {
+            let (all, paths, generated) =
+                params::load_local_family(params_dir, ks, want_tau, create)?;
+            all.into_iter()
+                .zip(paths)
+                .map(|(params, path)| {
+                    let mut identity = SetupIdentity::of(SetupKind::Local, None, &params);
+                    if identity.tau_g2 == insecure_dev_tau_hash() {
+                        identity.kind = SetupKind::InsecureDev;
+                    }
+                    Srs {
+                        identity,
+                        params,
+                        generated,
+                        path,
+                    }
+                })
+                .collect()
+        }
+        _ => ks
+            .iter()
+            .map(|&k| load(source, params_dir, k, want_tau, create))
+            .collect::<Result<_, _>>()?,
+    };
+    if out
+        .windows(2)
+        .any(|w| w[0].identity.tau_g2 != w[1].identity.tau_g2)
+    {
+        return Err(ParamsError::Read {
+            path: params_dir.display().to_string(),
+            reason: "the parameters for the different k are not one τ".into(),
+        });
+    }
+    Ok(out)
+}
+
+/// `[τ]₂` of the setup `source` names, read as cheaply as it can be (a verifier of a proof
+/// needs only `[τ]₂`; the G₁ powers matter to the prover): a ceremony file's second G₂ point
+/// (checked in the subgroup, τ ∉ {0, 1}), the development setup's, or the local setup of
+/// `params_dir` whose τ hash is `want_tau`.
+pub fn tau_g2_of(
+    source: &SetupSource,
+    params_dir: &Path,
+    want_tau: &str,
+) -> Result<halo2_proofs::halo2curves::bn256::G2Affine, ParamsError> {
+    use group::cofactor::CofactorGroup;
+    use halo2_proofs::halo2curves::bn256::{G2Affine, G2};
+    match source {
+        SetupSource::Ceremony(path) => {
+            let err = |reason: String| ParamsError::Read {
+                path: path.display().to_string(),
+                reason,
+            };
+            let (g2, s_g2) = file::read_g2_pair(path).map_err(err)?;
+            if g2 != G2Affine::generator() {
+                return Err(err("the G2 point is not the generator G2".into()));
+            }
+            if s_g2 == g2 || bool::from(group::prime::PrimeCurveAffine::is_identity(&s_g2)) {
+                return Err(err("τ is 0 or 1: a setup no ceremony ever made".into()));
+            }
+            if !bool::from(G2::from(s_g2).is_torsion_free()) {
+                return Err(err("τ·G2 is not in the prime-order subgroup of G2".into()));
+            }
+            Ok(s_g2)
+        }
+        SetupSource::InsecureDev => Ok(params::dev_setup(1)?.s_g2()),
+        SetupSource::Local => {
+            let found = params::local_setup_files(params_dir, want_tau)?;
+            let path = found.first().ok_or_else(|| ParamsError::Read {
+                path: params_dir.display().to_string(),
+                reason: "no local setup with the τ the proof names here: a local setup is kept \
+                         only on the machine that made it"
+                    .into(),
+            })?;
+            let (_, s_g2) = file::read_g2_pair(path).map_err(|reason| ParamsError::Read {
+                path: path.display().to_string(),
+                reason,
+            })?;
+            Ok(s_g2)
+        }
+    }
+}
+
+/// `keccak256([τ]₂)` of the fixed-seed development setup (the same τ at every k), hex.
+pub fn insecure_dev_tau_hash() -> &'static str {
+    static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HASH.get_or_init(|| match params::dev_setup(1) {
+        Ok(p) => encode_hex(&tau_g2_hash(&p)),
+        Err(_) => String::new(),
+    })
+}
+
+/// The parameters for `2^k` rows from `source` (module doc), with their identity. Parameters
+/// whose τ is the fixed-seed setup's are identified as [`SetupKind::InsecureDev`] whatever
+/// the source (a copy of its params given as a "ceremony" file is still the public τ).
 ///
 /// - Ceremony: read and checked ([`read_ceremony`]).
 /// - Local: the cached local setup of k in `params_dir` whose τ hash is `want_tau` when one
@@ -265,6 +369,20 @@ pub fn read_ceremony(path: &Path, k: u32) -> Result<ParamsKZG<Bn256>, ParamsErro
 /// - Insecure development: read from `params_dir`, or generated (always the same τ) when
 ///   `create`.
 pub fn load(
+    source: &SetupSource,
+    params_dir: &Path,
+    k: u32,
+    want_tau: Option<&str>,
+    create: bool,
+) -> Result<Srs, ParamsError> {
+    let mut srs = load_as_given(source, params_dir, k, want_tau, create)?;
+    if srs.identity.tau_g2 == insecure_dev_tau_hash() {
+        srs.identity.kind = SetupKind::InsecureDev;
+    }
+    Ok(srs)
+}
+
+fn load_as_given(
     source: &SetupSource,
     params_dir: &Path,
     k: u32,

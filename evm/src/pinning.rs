@@ -1,0 +1,237 @@
+//! What a user checks an aggregated proof against: **the verifier they trust** (pinned by the
+//! code hash of the deployed contract, or by its source) and **the setup they trust** (its
+//! `[τ]₂`). Never the folder's own claims: a folder that carries its own verifier could carry
+//! a contract that accepts anything, and one under the fixed-seed setup can be forged by
+//! anyone.
+//!
+//! - [`code_hash`]: `keccak256` of a contract's runtime code, what `cast codehash ADDRESS`
+//!   prints for a deployed contract. solc appends the hash of the contract's metadata (which
+//!   holds the source's hash) to the code, so the code hash pins the source, comments included.
+//! - [`Header`]: the lines `// batch-ecdsa <key>: <value>` that `prove-aggregated` writes at
+//!   the top of every verifier it generates: the statement, B, both k and the setup. Pinned with
+//!   the source, they say what the deployed contract verifies; the folder must say the same.
+//! - [`embeds_tau`]: the verifier's final pairing check uses `[τ]₂` as a constant (EIP-197
+//!   word order: x.c1, x.c0, y.c1, y.c0, right after the generator G₂). The setup the user trusts
+//!   must be the one in the code: a check independent of any comment.
+
+use batch_ecdsa::native::hash::keccak256;
+use batch_ecdsa::prover::srs::SetupIdentity;
+use ff::PrimeField;
+use halo2_proofs::halo2curves::bn256::{Fq, G2Affine};
+
+/// The prefix of a header line.
+pub const HEADER_PREFIX: &str = "// batch-ecdsa ";
+
+/// `keccak256` of runtime code (as `cast codehash` prints it for a deployed contract).
+pub fn code_hash(runtime: &[u8]) -> [u8; 32] {
+    keccak256(runtime)
+}
+
+/// What a generated verifier says it verifies (module doc).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub statement: String,
+    pub batch_size: usize,
+    pub inner_k: u32,
+    pub outer_k: u32,
+    pub setup_kind: String,
+    pub tau_g2: String,
+    pub g1_powers: String,
+}
+
+impl Header {
+    /// The header of a verifier for `statement`, B, both k, under `setup` (the outer k's).
+    pub fn new(
+        statement: &str,
+        batch_size: usize,
+        inner_k: u32,
+        outer_k: u32,
+        setup: &SetupIdentity,
+    ) -> Self {
+        Self {
+            statement: statement.into(),
+            batch_size,
+            inner_k,
+            outer_k,
+            setup_kind: setup.kind.as_str().into(),
+            tau_g2: setup.tau_g2.clone(),
+            g1_powers: setup.g1_powers.clone(),
+        }
+    }
+
+    /// The header's lines (each ends with a newline).
+    pub fn lines(&self) -> String {
+        let mut out = String::new();
+        let mut line = |k: &str, v: String| {
+            out.push_str(&format!("{HEADER_PREFIX}{k}: {v}\n"));
+        };
+        line("statement", self.statement.clone());
+        line("batch_size", self.batch_size.to_string());
+        line("inner_k", self.inner_k.to_string());
+        line("outer_k", self.outer_k.to_string());
+        line("setup", self.setup_kind.clone());
+        line("tau_g2", self.tau_g2.clone());
+        line("g1_powers", self.g1_powers.clone());
+        if self.setup_kind == "insecure-dev" {
+            out.push_str("// INSECURE: this verifier trusts the fixed-seed development setup, whose τ is public: anyone can forge proofs it accepts. Never deploy it.\n");
+        }
+        out
+    }
+
+    /// `source` with the header inserted before its `pragma` line (or at the top).
+    pub fn insert_into(&self, source: &str) -> String {
+        match source.find("pragma solidity") {
+            Some(at) => format!("{}{}{}", &source[..at], self.lines(), &source[at..]),
+            None => format!("{}{source}", self.lines()),
+        }
+    }
+
+    /// The header of `source`, if it has a whole one (a verifier generated before headers has
+    /// none). Each key must appear once.
+    pub fn parse(source: &str) -> Result<Option<Self>, String> {
+        let mut map = std::collections::BTreeMap::new();
+        for line in source.lines() {
+            if let Some(rest) = line.trim().strip_prefix(HEADER_PREFIX) {
+                let (k, v) = rest
+                    .split_once(": ")
+                    .ok_or_else(|| format!("malformed header line {line:?}"))?;
+                if map.insert(k.to_string(), v.trim().to_string()).is_some() {
+                    return Err(format!("header key {k} appears twice"));
+                }
+            }
+        }
+        if map.is_empty() {
+            return Ok(None);
+        }
+        let get = |k: &str| {
+            map.get(k)
+                .cloned()
+                .ok_or_else(|| format!("the verifier's header has no {k}"))
+        };
+        let num = |k: &str| -> Result<u64, String> {
+            get(k)?
+                .parse::<u64>()
+                .map_err(|e| format!("the verifier's header: {k}: {e}"))
+        };
+        Ok(Some(Self {
+            statement: get("statement")?,
+            batch_size: num("batch_size")? as usize,
+            inner_k: num("inner_k")? as u32,
+            outer_k: num("outer_k")? as u32,
+            setup_kind: get("setup")?,
+            tau_g2: get("tau_g2")?,
+            g1_powers: get("g1_powers")?,
+        }))
+    }
+}
+
+fn fq_be(x: &Fq) -> [u8; 32] {
+    let mut b: [u8; 32] = x.to_repr();
+    b.reverse();
+    b
+}
+
+/// `p` as the four words EIP-197's pairing precompile reads: x.c1, x.c0, y.c1, y.c0.
+pub fn eip197_words(p: &G2Affine) -> [[u8; 32]; 4] {
+    [
+        fq_be(&p.x.c1),
+        fq_be(&p.x.c0),
+        fq_be(&p.y.c1),
+        fq_be(&p.y.c0),
+    ]
+}
+
+/// The 32-byte hex constants of `source`, in order.
+fn constants(source: &str) -> Vec<[u8; 32]> {
+    let bytes = source.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 66 <= bytes.len() {
+        if bytes[i] == b'0' && bytes[i + 1] == b'x' {
+            let digits = &source[i + 2..];
+            let n = digits.bytes().take_while(|b| b.is_ascii_hexdigit()).count();
+            if n == 64 {
+                if let Ok(v) = hex::decode(&digits[..64]) {
+                    let mut w = [0u8; 32];
+                    w.copy_from_slice(&v);
+                    out.push(w);
+                }
+            }
+            i += 2 + n;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Whether the verifier `source` checks its pairing against `s_g2` = `[τ]₂`: snark-verifier's
+/// generated code checks `e(lhs, G₂)·e(rhs, −[τ]₂) = 1` and holds the generator G₂ followed
+/// at once by `−[τ]₂`, each as four EIP-197 words (module doc).
+pub fn embeds_tau(source: &str, s_g2: &G2Affine) -> bool {
+    let mut want: Vec<[u8; 32]> = eip197_words(&G2Affine::generator()).to_vec();
+    want.extend(eip197_words(&(-*s_g2)));
+    constants(source).windows(8).any(|w| w == want.as_slice())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use batch_ecdsa::prover::srs::SetupKind;
+
+    fn id() -> SetupIdentity {
+        SetupIdentity {
+            kind: SetupKind::Ceremony,
+            file: Some("pot.ptau".into()),
+            tau_g2: "0x11".into(),
+            g1_powers: "0x22".into(),
+            k: 22,
+        }
+    }
+
+    #[test]
+    fn the_header_round_trips_and_is_strict() {
+        let h = Header::new("digest", 32, 19, 22, &id());
+        let src = h
+            .insert_into("// SPDX-License-Identifier: MIT\npragma solidity 0.8.19;\ncontract V {}");
+        assert!(src.starts_with("// SPDX"));
+        assert_eq!(Header::parse(&src).unwrap(), Some(h.clone()));
+        assert_eq!(Header::parse("contract V {}").unwrap(), None);
+        let twice = format!("{}{}", h.lines(), h.lines());
+        assert!(Header::parse(&twice).unwrap_err().contains("twice"));
+        let missing = h.lines().replace("// batch-ecdsa inner_k: 19\n", "");
+        assert!(Header::parse(&missing).unwrap_err().contains("no inner_k"));
+    }
+
+    #[test]
+    fn tau_is_found_only_where_it_is() {
+        let dev = batch_ecdsa::prover::params::dev_setup(1).unwrap();
+        let hexw = |w: &[u8; 32]| format!("0x{}", hex::encode(w));
+        let mut src = String::new();
+        for w in eip197_words(&G2Affine::generator())
+            .iter()
+            .chain(&eip197_words(&dev.s_g2()))
+        {
+            src.push_str(&format!("mstore(0x00, {})\n", hexw(w)));
+        }
+        assert!(embeds_tau(&src, &dev.s_g2()));
+        let other = batch_ecdsa::prover::params::local_setup(&[1]).unwrap();
+        assert!(!embeds_tau(&src, &other[0].s_g2()));
+        assert!(!embeds_tau(&src, &(-dev.s_g2())));
+    }
+
+    #[test]
+    fn the_committed_fixed_seed_verifier_embeds_the_fixed_seed_tau() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../results");
+        let dev = batch_ecdsa::prover::params::dev_setup(1).unwrap().s_g2();
+        let other = batch_ecdsa::prover::params::local_setup(&[1]).unwrap()[0].s_g2();
+        for f in [
+            "aggregate-digest-b32/AggregationVerifier.sol",
+            "aggregated-txs-b8/AggregationVerifier.sol",
+        ] {
+            let src = std::fs::read_to_string(dir.join(f)).unwrap();
+            assert!(embeds_tau(&src, &dev), "{f}");
+            assert!(!embeds_tau(&src, &other), "{f}");
+        }
+    }
+}
