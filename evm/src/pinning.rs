@@ -210,7 +210,7 @@ mod tests {
         let mut src = String::new();
         for w in eip197_words(&G2Affine::generator())
             .iter()
-            .chain(&eip197_words(&dev.s_g2()))
+            .chain(&eip197_words(&(-dev.s_g2())))
         {
             src.push_str(&format!("mstore(0x00, {})\n", hexw(w)));
         }

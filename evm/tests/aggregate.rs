@@ -3,20 +3,47 @@
 //! `inner_proof_for_aggregation` is cheap (k = 14, seconds). `aggregated_verifier_fits_eip170`
 //! runs the whole prototype for the digest statement at outer k = 22, the smallest whose
 //! verifier fits EIP-170 for it (`results/aggregate-sweep.jsonl`: 29,097 bytes at k = 21): it
-//! needs the k = 22 development params (generated once into `params/`, 512 MiB), about 20
+//! needs the k = 22 local setup (generated once into `params/`, 512 MiB), about 20
 //! minutes on 2 cores (keygen 6, proof 13) and 17 GiB of memory, so it is ignored by default:
 //! `cargo test --release -p batch-ecdsa-evm --features aggregate --test aggregate -- --ignored`.
 #![cfg(feature = "aggregate")]
 
 use std::path::PathBuf;
 
+use batch_ecdsa::prover::srs::{SetupKind, SetupSource};
 use batch_ecdsa_circuits::ecdsa::{Statement, DIGEST_INSTANCE_CELLS};
-use batch_ecdsa_evm::aggregate::{inner_snark, measure_aggregation, OuterShape, ACCUMULATOR_LIMBS};
+use batch_ecdsa_evm::aggregate::{
+    inner_snark, load_setup, measure_aggregation, OuterShape, ACCUMULATOR_LIMBS,
+};
 use batch_ecdsa_evm::solc::Solc;
 use batch_ecdsa_evm::EIP170_CODE_LIMIT;
 
 fn params_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../params")
+}
+
+fn scratch() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("aggregate-params")
+}
+
+/// One setup for both circuits, of the kind asked for; the fixed-seed params are refused
+/// unless asked for, also when given as a ceremony file.
+#[test]
+fn the_inner_and_outer_params_are_one_setup() {
+    let dir = scratch();
+    let (inner, outer) = load_setup(&SetupSource::Local, &dir, 5, 7).unwrap();
+    assert_eq!(inner.identity.tau_g2, outer.identity.tau_g2);
+    assert_eq!(outer.identity.kind, SetupKind::Local);
+    assert!(
+        load_setup(&SetupSource::Local, &dir, 8, 7).is_err(),
+        "inner k > outer k"
+    );
+    let (_, dev) = load_setup(&SetupSource::InsecureDev, &dir, 5, 7).unwrap();
+    assert_eq!(dev.identity.kind, SetupKind::InsecureDev);
+    let Err(e) = load_setup(&SetupSource::Ceremony(dev.path.clone()), &dir, 5, 7) else {
+        panic!("the fixed-seed params given as a ceremony file were accepted");
+    };
+    assert!(e.contains("--insecure-dev-setup"), "{e}");
 }
 
 #[test]
@@ -29,7 +56,8 @@ fn inner_proof_for_aggregation() {
         ),
         (Statement::Digest, DIGEST_INSTANCE_CELLS),
     ] {
-        let inner = inner_snark(1, statement, &params_dir()).unwrap();
+        let (inner_srs, _) = load_setup(&SetupSource::Local, &scratch(), 14, 15).unwrap();
+        let inner = inner_snark(1, statement, &inner_srs.params).unwrap();
         assert_eq!(inner.k, 14, "{statement}");
         assert_eq!(inner.snark.instances.len(), 1, "one instance column");
         assert_eq!(inner.snark.instances[0].len(), n, "{statement}");
@@ -47,10 +75,17 @@ fn aggregated_verifier_fits_eip170() {
     };
     // Checks inside: honest calldata accepted, a flipped proof byte and a changed inner
     // public input rejected.
-    let m = measure_aggregation(1, Statement::Digest, shape, &params_dir(), &solc, &|line| {
-        eprintln!("{line}")
-    })
+    let m = measure_aggregation(
+        1,
+        Statement::Digest,
+        shape,
+        &SetupSource::Local,
+        &params_dir(),
+        &solc,
+        &|line| eprintln!("{line}"),
+    )
     .unwrap();
+    assert_eq!(m.setup.kind, SetupKind::Local);
     assert!(m.row.fits_eip170);
     assert!((m.row.runtime_code_bytes as usize) <= EIP170_CODE_LIMIT);
     assert_eq!(
