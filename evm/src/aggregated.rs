@@ -45,7 +45,7 @@ use batch_ecdsa::prover::srs::{SetupIdentity, SetupKind};
 use halo2_proofs::halo2curves::bn256::G2Affine;
 use halo2_proofs::halo2curves::serde::SerdeObject;
 
-use crate::pinning::{code_hash, embeds_tau, Header};
+use crate::pinning::{code_embeds_tau, code_hash, Header};
 use batch_ecdsa_circuits::ecdsa::Statement;
 use serde::{Deserialize, Serialize};
 
@@ -353,6 +353,15 @@ pub fn check_trusted(file: &AggregatedProofFile, t: &Trusted) -> Result<(), Aggr
         );
     }
     let trusted_tau = encode_hex(&keccak256(&t.s_g2.to_raw_bytes()));
+    if trusted_tau == batch_ecdsa::prover::srs::insecure_dev_tau_hash() && !t.kind.is_insecure() {
+        // The fixed-seed τ is recognised by its value, whatever file it came in.
+        return invalid(
+            "refused: the parameters you trust are the INSECURE fixed-seed development setup \
+             (its τ is public: anyone can forge proofs under it); pass --insecure-dev-setup to \
+             check a test fixture"
+                .into(),
+        );
+    }
     if file.setup.tau_g2 != trusted_tau {
         return invalid(format!(
             "refused: the folder names the {}, but the setup you trust has keccak256([τ]₂) = {trusted_tau}",
@@ -370,7 +379,7 @@ pub fn check_trusted(file: &AggregatedProofFile, t: &Trusted) -> Result<(), Aggr
             ));
         }
     }
-    if !embeds_tau(t.source, &t.s_g2) {
+    if !code_embeds_tau(&t.compiled.runtime, &t.s_g2) {
         return invalid(
             "refused: the verifier's pairing check does not use the [τ]₂ of the setup you trust \
              (another setup's verifier, or not a batch-ecdsa verifier)"

@@ -10,9 +10,10 @@
 //! - [`Header`]: the lines `// batch-ecdsa <key>: <value>` that `prove-aggregated` writes at
 //!   the top of every verifier it generates: the statement, B, both k and the setup. Pinned with
 //!   the source, they say what the deployed contract verifies; the folder must say the same.
-//! - [`embeds_tau`]: the verifier's final pairing check uses `[τ]₂` as a constant (EIP-197
-//!   word order: x.c1, x.c0, y.c1, y.c0, right after the generator G₂). The setup the user trusts
-//!   must be the one in the code: a check independent of any comment.
+//! - [`code_embeds_tau`]: the verifier's final pairing check uses `−[τ]₂` as a constant (EIP-197
+//!   word order: x.c1, x.c0, y.c1, y.c0, right after the generator G₂), eight PUSH32 constants
+//!   of its compiled code. The setup the user trusts must be the one in the code: a check of the
+//!   code itself, independent of any comment ([`embeds_tau`] is the same on source text).
 
 use batch_ecdsa::native::hash::keccak256;
 use batch_ecdsa::prover::srs::SetupIdentity;
@@ -115,9 +116,12 @@ impl Header {
         };
         Ok(Some(Self {
             statement: get("statement")?,
-            batch_size: num("batch_size")? as usize,
-            inner_k: num("inner_k")? as u32,
-            outer_k: num("outer_k")? as u32,
+            batch_size: usize::try_from(num("batch_size")?)
+                .map_err(|e| format!("the verifier's header: batch_size: {e}"))?,
+            inner_k: u32::try_from(num("inner_k")?)
+                .map_err(|e| format!("the verifier's header: inner_k: {e}"))?,
+            outer_k: u32::try_from(num("outer_k")?)
+                .map_err(|e| format!("the verifier's header: outer_k: {e}"))?,
             setup_kind: get("setup")?,
             tau_g2: get("tau_g2")?,
             g1_powers: get("g1_powers")?,
@@ -172,6 +176,39 @@ pub fn embeds_tau(source: &str, s_g2: &G2Affine) -> bool {
     let mut want: Vec<[u8; 32]> = eip197_words(&G2Affine::generator()).to_vec();
     want.extend(eip197_words(&(-*s_g2)));
     constants(source).windows(8).any(|w| w == want.as_slice())
+}
+
+/// The PUSH32 immediates of EVM code, in order (PUSH1…PUSH32 are 0x60…0x7f, each followed by
+/// its 1…32 immediate bytes, which are skipped as code).
+fn push32_words(code: &[u8]) -> Vec<[u8; 32]> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < code.len() {
+        let op = code[i];
+        if (0x60..=0x7f).contains(&op) {
+            let n = usize::from(op - 0x5f);
+            if op == 0x7f && i + 33 <= code.len() {
+                let mut w = [0u8; 32];
+                w.copy_from_slice(&code[i + 1..i + 33]);
+                out.push(w);
+            }
+            i += 1 + n;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// [`embeds_tau`] on the compiled runtime code rather than the source: the generator G₂ and
+/// `−[τ]₂` as eight consecutive PUSH32 constants of the code itself, so a comment holding
+/// those words cannot stand in for them.
+pub fn code_embeds_tau(runtime: &[u8], s_g2: &G2Affine) -> bool {
+    let mut want: Vec<[u8; 32]> = eip197_words(&G2Affine::generator()).to_vec();
+    want.extend(eip197_words(&(-*s_g2)));
+    push32_words(runtime)
+        .windows(8)
+        .any(|w| w == want.as_slice())
 }
 
 #[cfg(test)]
@@ -232,6 +269,10 @@ mod tests {
             let src = std::fs::read_to_string(dir.join(f)).unwrap();
             assert!(embeds_tau(&src, &dev), "{f}");
             assert!(!embeds_tau(&src, &other), "{f}");
+            let solc = crate::solc::Solc::locate_or_install().unwrap();
+            let runtime = solc.compile(&src).unwrap().runtime;
+            assert!(code_embeds_tau(&runtime, &dev), "{f}: the code holds −[τ]₂");
+            assert!(!code_embeds_tau(&runtime, &other), "{f}");
         }
     }
 }

@@ -452,6 +452,37 @@ fn trust_comes_from_the_user_not_the_folder() {
         err.contains("the setup you trust has keccak256([τ]₂)"),
         "{err}"
     );
+    // The fixed-seed params themselves given as the trusted "ceremony" file, with the folder
+    // and a verifier header relabelled "ceremony": recognised by τ and refused.
+    let dev_ptau = base.join("dev.ptau");
+    let dev = batch_ecdsa::prover::params::dev_setup(2).unwrap();
+    batch_ecdsa::prover::srs::file::write_ptau(
+        &dev_ptau,
+        1,
+        &dev.get_g()[..3],
+        &[dev.g2(), dev.s_g2()],
+    )
+    .unwrap();
+    let mut as_ceremony = committed_file();
+    as_ceremony.setup.kind = batch_ecdsa::prover::srs::SetupKind::Ceremony;
+    let cdir = base.join("as-ceremony");
+    let relabelled_sol =
+        batch_ecdsa_evm::pinning::Header::new("digest", B, 17, 22, &as_ceremony.setup)
+            .insert_into(&verifier_sol());
+    write_folder(&cdir, &as_ceremony, &relabelled_sol, None).unwrap();
+    let (code, _, err) = verify_cli(&[
+        "--dir",
+        cdir.to_str().unwrap(),
+        "--verifier",
+        cdir.join("AggregationVerifier.sol").to_str().unwrap(),
+        "--params",
+        dev_ptau.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("the parameters you trust are the INSECURE fixed-seed"),
+        "{err}"
+    );
     // A verifier whose header says another B (the right τ, the user's own source).
     let file = committed_file();
     let header = |b: usize| {

@@ -694,6 +694,18 @@ impl Verifier {
             return Err(VerifyError::InsecureSetup);
         }
         let k = file.k;
+        let (circuit, _) = timed(progress, Phase::Layout, || {
+            AnyCircuit::fitted_for_size_stating(file.circuit, file.batch_size, file.statement)
+        });
+        let circuit = circuit?;
+        if circuit.k() != k {
+            return Err(VerifyError::Invalid(format!(
+                "the proof claims k = {k}, but the {} circuit for B = {} has k = {}",
+                file.circuit,
+                file.batch_size,
+                circuit.k()
+            )));
+        }
         let (srs, _) = timed(progress, Phase::Setup, || {
             srs::load(source, params_dir, k, Some(&file.setup.tau_g2), false)
         });
@@ -715,17 +727,11 @@ impl Verifier {
             srs.identity.describe(),
             srs.path.display()
         ));
-        let (circuit, _) = timed(progress, Phase::Layout, || {
-            AnyCircuit::fitted_for_size_stating(file.circuit, file.batch_size, file.statement)
-        });
-        let circuit = circuit?;
-        if circuit.k() != k {
-            return Err(VerifyError::Invalid(format!(
-                "the proof claims k = {k}, but the {} circuit for B = {} has k = {}",
-                file.circuit,
-                file.batch_size,
-                circuit.k()
-            )));
+        if file.setup.kind == SetupKind::Local && matches!(source, SetupSource::Ceremony(_)) {
+            progress.note(
+                "note: the proof was made under a local setup: the params file you gave is \
+                 sound only as far as whoever made it never kept its τ",
+            );
         }
         let params = srs.params;
         let (vk, _) = timed(progress, Phase::Keygen, || {

@@ -322,8 +322,8 @@ pub fn load_local_family(
             path: dir.display().to_string(),
             reason: format!(
                 "no local setup {name} for k = {ks:?} here: a local setup is kept only on the \
-                 machine that made it (copy its file and pass it with --params, or prove under a \
-                 ceremony file)"
+                 machine that made it, and a proof under it is checked there (to check a proof \
+                 elsewhere, prove it under a ceremony file)"
             ),
         });
     }

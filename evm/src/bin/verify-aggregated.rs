@@ -241,10 +241,9 @@ fn run(args: &Args) -> Result<(), AggregatedError> {
     println!(
         "{tag}setup: {} setup{} (keccak256([τ]₂) = {}); verifier {}",
         source.kind(),
-        file.setup
-            .file
+        args.params
             .as_deref()
-            .map(|f| format!(" {f}"))
+            .map(|f| format!(" {}", f.display()))
             .unwrap_or_default(),
         file.setup.tau_g2,
         match code_hash {
