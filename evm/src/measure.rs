@@ -22,6 +22,7 @@ use crate::chain::{deploy, CallOutcome};
 use crate::generate::verifier_solidity;
 use crate::solc::{Compiled, Solc};
 use crate::EIP170_CODE_LIMIT;
+use batch_ecdsa::prover::srs::SetupSource;
 
 /// Seed of the demo batches measured.
 pub const DEMO_SEED: u64 = 1;
@@ -40,29 +41,42 @@ pub struct Measured {
     pub calldata: Vec<u8>,
 }
 
-/// The prover of `kind` at `b` signatures stating `statement` (development params and keys
-/// cached under `params_dir`).
+/// The prover of `kind` at `b` signatures stating `statement` under the setup `source`
+/// (params and keys cached under `params_dir`).
 pub fn prover_for(
     kind: CircuitKind,
     b: usize,
     statement: Statement,
     params_dir: &Path,
+    source: &SetupSource,
 ) -> Result<Prover, String> {
     let setup = SetupOptions {
         statement,
+        params: source.clone(),
         ..SetupOptions::default()
     };
     Prover::with_setup(kind, b, params_dir, &setup, &Silent).map_err(|e| e.to_string())
 }
 
-/// The verifier of `prover`'s circuit: its Solidity and bytecode (with as many public inputs
-/// as the prover's statement has: [`Prover::num_instance`]).
+/// The verifier of `prover`'s circuit: its Solidity (with a header naming the statement, B,
+/// k and the setup, [`crate::pinning::direct_header`]) and bytecode (with as many public
+/// inputs as the prover's statement has: [`Prover::num_instance`]).
 pub fn verifier_of(prover: &Prover, solc: &Solc) -> Result<(String, Compiled), String> {
     let sol = verifier_solidity(
         prover.params(),
         prover.verifying_key(),
         prover.num_instance(),
     );
+    let header = crate::pinning::direct_header(
+        prover.statement().as_str(),
+        prover.batch_size(),
+        prover.k(),
+        prover.setup_identity(),
+    );
+    let sol = match sol.find("pragma solidity") {
+        Some(at) => format!("{}{header}{}", &sol[..at], &sol[at..]),
+        None => format!("{header}{sol}"),
+    };
     let compiled = solc.compile(&sol).map_err(|e| e.to_string())?;
     Ok((sol, compiled))
 }
@@ -106,7 +120,8 @@ pub fn measure(
     solc: &Solc,
 ) -> Result<Measured, String> {
     let tag = format!("{kind} ({statement}) B = {b}");
-    let prover = prover_for(kind, b, statement, params_dir).map_err(|e| format!("{tag}: {e}"))?;
+    let prover = prover_for(kind, b, statement, params_dir, &SetupSource::InsecureDev)
+        .map_err(|e| format!("{tag}: {e}"))?;
     let batch = demo_file(b)?;
     let (proof, calldata) = prove(&prover, &batch, TranscriptKind::Evm)?;
     let (blake, _) = prove(&prover, &batch, TranscriptKind::Blake2b)?;

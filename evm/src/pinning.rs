@@ -129,6 +129,26 @@ impl Header {
     }
 }
 
+/// The header of a direct (not aggregated) verifier: the statement, B, k and the setup, in
+/// the lines [`Header`] uses (read by people; `verify-aggregated` checks aggregated ones).
+pub fn direct_header(statement: &str, batch_size: usize, k: u32, setup: &SetupIdentity) -> String {
+    let mut out = String::new();
+    for (key, v) in [
+        ("statement", statement.to_string()),
+        ("batch_size", batch_size.to_string()),
+        ("k", k.to_string()),
+        ("setup", setup.kind.to_string()),
+        ("tau_g2", setup.tau_g2.clone()),
+        ("g1_powers", setup.g1_powers.clone()),
+    ] {
+        out.push_str(&format!("{HEADER_PREFIX}{key}: {v}\n"));
+    }
+    if setup.kind.is_insecure() {
+        out.push_str("// INSECURE: this verifier trusts the fixed-seed development setup, whose τ is public: anyone can forge proofs it accepts. Never deploy it.\n");
+    }
+    out
+}
+
 fn fq_be(x: &Fq) -> [u8; 32] {
     let mut b: [u8; 32] = x.to_repr();
     b.reverse();

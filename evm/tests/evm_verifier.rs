@@ -178,8 +178,14 @@ fn digest_case() -> &'static DigestCase {
     use batch_ecdsa_circuits::ecdsa::digest::{batch_digest, digest_instance};
     static CASE: OnceLock<DigestCase> = OnceLock::new();
     CASE.get_or_init(|| {
-        let prover =
-            prover_for(CircuitKind::Batch, 1, Statement::Digest, &params_dir()).expect("prover");
+        let prover = prover_for(
+            CircuitKind::Batch,
+            1,
+            Statement::Digest,
+            &params_dir(),
+            &batch_ecdsa::prover::srs::SetupSource::Local,
+        )
+        .expect("prover");
         let batch = demo_file(1).expect("demo batch");
         let (proof, calldata) = prove(&prover, &batch, TranscriptKind::Evm).expect("proof");
         let ws = witnesses_from_batch(&batch, Default::default(), true).expect("witnesses");

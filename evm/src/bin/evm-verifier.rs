@@ -13,6 +13,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use batch_ecdsa::cli::SetupArgs;
 use batch_ecdsa::prover::circuit::CircuitKind;
 use batch_ecdsa::prover::proof::ProofFile;
 use batch_ecdsa::prover::transcript::{evm_calldata, TranscriptKind};
@@ -44,9 +45,8 @@ struct Args {
     /// Folder for Verifier.sol and the bytecode files.
     #[arg(long, default_value = "verifier")]
     out_dir: PathBuf,
-    /// Folder of the cached params and keys (as for `prove`).
-    #[arg(long, default_value = "params")]
-    params_dir: PathBuf,
+    #[command(flatten)]
+    setup: SetupArgs,
 }
 
 fn bad(msg: impl std::fmt::Display) -> ExitCode {
@@ -98,10 +98,25 @@ fn main() -> ExitCode {
         Ok(s) => s,
         Err(e) => return bad(e),
     };
-    let prover = match prover_for(kind, b, statement, &args.params_dir) {
+    let prover = match prover_for(
+        kind,
+        b,
+        statement,
+        &args.setup.params_dir,
+        &args.setup.source(),
+    ) {
         Ok(p) => p,
         Err(e) => return bad(e),
     };
+    if let Some(f) = &file {
+        if !f.setup.same_setup(prover.setup_identity()) {
+            return bad(format!(
+                "the proof names the {}, but the parameters given are the {}",
+                f.setup.describe(),
+                prover.setup_identity().describe()
+            ));
+        }
+    }
     let (sol, compiled) = match verifier_of(&prover, &solc) {
         Ok(v) => v,
         Err(e) => return bad(e),

@@ -166,8 +166,13 @@ fn run(args: &Args) -> Result<(), ExitCode> {
     write_folder(&args.out_dir, &file, &agg.solidity, wrapper.as_deref())
         .map_err(|e| fail(2, [e]))?;
 
+    let tag = if source.kind().is_insecure() {
+        "INSECURE "
+    } else {
+        ""
+    };
     println!(
-        "B = {b} ({statement}): inner k = {} proof {} bytes in {:.1} s; outer k = {} proof {} bytes in {:.1} s (keygen {:.1} s)",
+        "{tag}B = {b} ({statement}): inner k = {} proof {} bytes in {:.1} s; outer k = {} proof {} bytes in {:.1} s (keygen {:.1} s)",
         inner.k,
         inner.snark.proof.len(),
         inner.prove.as_secs_f64(),
@@ -177,18 +182,10 @@ fn run(args: &Args) -> Result<(), ExitCode> {
         agg.outer_keygen.as_secs_f64()
     );
     for line in on_chain.lines() {
-        println!("{line}");
+        println!("{tag}{line}");
     }
-    println!(
-        "{}setup: {}",
-        if source.kind().is_insecure() {
-            "INSECURE "
-        } else {
-            ""
-        },
-        outer_srs.identity.describe()
-    );
-    println!("written to {}", args.out_dir.display());
+    println!("{tag}setup: {}", outer_srs.identity.describe());
+    println!("{tag}written to {}", args.out_dir.display());
     if let (Some(t), Some(path)) = (&txs, &args.input.txs.strip_out) {
         write_stripped(t, path).map_err(ExitCode::from)?;
     }
