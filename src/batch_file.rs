@@ -110,10 +110,14 @@ pub struct Policy {
     pub low_s: bool,
 }
 
+/// Largest batch file read, in bytes (a record is about 400 bytes of JSON: room for over
+/// 100,000 signatures, far more than any circuit proves).
+pub const MAX_BATCH_FILE_BYTES: u64 = 64 << 20;
+
 impl BatchFile {
     /// Reads and parses a batch file. Every malformed signature is reported, not only the first.
     pub fn load(path: &Path) -> Result<Self, Vec<InputError>> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let text = crate::fsutil::read_text_bounded(path, MAX_BATCH_FILE_BYTES).map_err(|e| {
             vec![InputError::Io {
                 path: path.display().to_string(),
                 reason: e.to_string(),

@@ -318,6 +318,42 @@ fn a_proof_under_a_ceremony_verifies_with_it_and_fails_with_another() {
     assert!(text(&ok).contains("setup: ceremony setup"), "{}", text(&ok));
     assert!(!text(&ok).contains("INSECURE"), "{}", text(&ok));
 
+    // A verifier elsewhere (an empty params folder): verifies, and writes nothing there.
+    let elsewhere = dir.join("elsewhere");
+    let ok = verify(&[
+        "--proof",
+        s(&proof),
+        "--params",
+        s(&a),
+        "--params-dir",
+        s(&elsewhere),
+    ]);
+    assert_exit(
+        &ok,
+        0,
+        "verify with the ceremony from an empty params folder",
+    );
+    assert!(
+        !elsewhere.exists(),
+        "verify wrote into {}",
+        elsewhere.display()
+    );
+    // The window the file names is checked, not ignored.
+    let mut other_window = file.clone();
+    other_window["window"] = 1.into();
+    let ow = dir.join("window.json");
+    std::fs::write(&ow, other_window.to_string()).unwrap();
+    let out = verify(&[
+        "--proof",
+        s(&ow),
+        "--params",
+        s(&a),
+        "--params-dir",
+        s(&params_dir),
+    ]);
+    assert_exit(&out, 1, "a proof file naming another window");
+    assert!(text(&out).contains("MSM window 1"), "{}", text(&out));
+
     // The same ceremony as halo2 raw params: the same setup.
     let raw_path = dir.join("kzg_bn254_14.srs");
     write_params(&raw_path, &srs::read_ceremony(&a, POWER).unwrap()).unwrap();

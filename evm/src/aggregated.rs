@@ -68,6 +68,10 @@ pub const WRAPPER_CALLDATA_FILE: &str = "wrapper-calldata.hex";
 /// [`AggregatedProofFile::format`]. v2 since the setup identity (`setup`); a v1 file was made
 /// under the fixed-seed development setup (the only one the route then had) and is refused.
 pub const FORMAT: &str = "batch-ecdsa aggregated proof v2";
+/// Largest `aggregated.json` read, in bytes.
+pub const MAX_AGGREGATED_FILE_BYTES: u64 = 4 << 20;
+/// Largest verifier source read, in bytes (the generated ones are about 100 KB).
+pub const MAX_VERIFIER_SOURCE_BYTES: u64 = 2 << 20;
 /// The format before the setup identity.
 pub const FORMAT_V1: &str = "batch-ecdsa aggregated proof v1";
 /// Words of the KZG accumulator before the inner public inputs.
@@ -206,7 +210,7 @@ impl AggregatedProofFile {
     /// Reads the proof file of `dir`.
     pub fn load(dir: &Path) -> Result<Self, AggregatedError> {
         let path = dir.join(PROOF_FILE);
-        let text = std::fs::read_to_string(&path)
+        let text = batch_ecdsa::fsutil::read_text_bounded(&path, MAX_AGGREGATED_FILE_BYTES)
             .map_err(|e| bad(format!("cannot read {}: {e}", path.display())))?;
         let value: serde_json::Value =
             serde_json::from_str(&text).map_err(|e| bad(format!("{}: {e}", path.display())))?;
@@ -217,7 +221,8 @@ impl AggregatedProofFile {
                 path.display()
             )));
         }
-        serde_json::from_value(value).map_err(|e| bad(format!("{}: {e}", path.display())))
+        // From the text again: the derived reader refuses a field given twice.
+        serde_json::from_str(&text).map_err(|e| bad(format!("{}: {e}", path.display())))
     }
 
     /// Decodes and checks the file: format, statement, counts, and under the digest

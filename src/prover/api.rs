@@ -733,7 +733,19 @@ impl Verifier {
                  sound only as far as whoever made it never kept its τ",
             );
         }
+        if circuit.window() != file.window {
+            return Err(VerifyError::Invalid(format!(
+                "the proof names MSM window {}, but the {} circuit for B = {} is laid out with \
+                 window {}",
+                file.window,
+                file.circuit,
+                file.batch_size,
+                circuit.window()
+            )));
+        }
         let params = srs.params;
+        // Reads a cached verifying key if one is there; never writes one for a file anyone
+        // may have sent.
         let (vk, _) = timed(progress, Phase::Keygen, || {
             proving_key::load_or_generate_vk(&params, &circuit, &proving_key::keys_dir(params_dir))
         });

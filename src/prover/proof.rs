@@ -82,6 +82,10 @@ use crate::native::public_key::PublicKey;
 /// setup identity (module doc).
 pub const PROOF_FILE_VERSION: u32 = 3;
 
+/// Largest proof file read, in bytes: a digest proof file of [`MAX_BATCH_SIZE`] signatures is
+/// about 0.7 MB (per signature ~150 bytes of records, plus a proof of at most tens of KB).
+pub const MAX_PROOF_FILE_BYTES: u64 = 4 << 20;
+
 /// Largest batch size a proof file may name (a verifier lays the circuit out for it: 4096
 /// signatures need about k = 28, far beyond any params in use).
 pub const MAX_BATCH_SIZE: usize = 4096;
@@ -274,17 +278,21 @@ impl ProofFile {
                 ))
             }
         }
+        // Parsed again from the text, not from `value`: a JSON object with a key twice would
+        // have kept its last value there, while the derived reader refuses a duplicate field.
         let file: ProofFile =
-            serde_json::from_value(value).map_err(|e| ProofFileError::NotJson(e.to_string()))?;
+            serde_json::from_str(text).map_err(|e| ProofFileError::NotJson(e.to_string()))?;
         file.check_form()?;
         Ok(file)
     }
 
     /// Reads and parses a proof file.
     pub fn load(path: &Path) -> Result<Self, ProofFileError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ProofFileError::Io {
-            path: path.display().to_string(),
-            reason: e.to_string(),
+        let text = crate::fsutil::read_text_bounded(path, MAX_PROOF_FILE_BYTES).map_err(|e| {
+            ProofFileError::Io {
+                path: path.display().to_string(),
+                reason: e.to_string(),
+            }
         })?;
         Self::parse(&text)
     }
@@ -854,6 +862,10 @@ mod tests {
                     "000000",
                 ),
                 "public input 1: pubkey",
+            ),
+            (
+                f.to_json().replace("\"k\": 17,", "\"k\": 17, \"k\": 16,"),
+                "duplicate field `k`",
             ),
         ];
         for (text, want) in cases {

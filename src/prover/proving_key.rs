@@ -420,8 +420,9 @@ pub fn generate_and_store(
     })
 }
 
-/// The verifying key of `circuit`: cached (from a prover's run or an earlier verify) or
-/// generated (without the proving key) and cached. Returns the key, its hash and its source.
+/// The verifying key of `circuit`: cached (from a prover's keygen, checked) or generated
+/// (without the proving key), never stored: verification writes nothing. Returns the key, its
+/// hash and its source.
 pub fn load_or_generate_vk(
     params: &ParamsKZG<Bn256>,
     circuit: &AnyCircuit,
@@ -434,9 +435,9 @@ pub fn load_or_generate_vk(
         Err(reason) if stem.with_extension("json").exists() => Some(reason),
         Err(_) => None,
     };
+    // Generated, not stored: a verifier of files anyone may send writes nothing (only a
+    // prover's keygen fills the cache).
     let vk = generate_vk(params, circuit)?;
     let hash = vk_hash(&vk);
-    // A verifier's cache write is best effort: failing to cache does not fail verification.
-    let _ = store(&stem, circuit, &key, &vk, None);
     Ok((vk, hash, KeySource::Generated { rejected }))
 }

@@ -36,7 +36,7 @@ use batch_ecdsa::prover::srs::{tau_g2_of, SetupSource};
 use batch_ecdsa::txs::strip::StrippedFile;
 use batch_ecdsa_evm::aggregated::{
     check_pairs, check_trusted, verify_on_chain, AggregatedError, AggregatedProofFile, Trusted,
-    VERIFIER_FILE,
+    MAX_VERIFIER_SOURCE_BYTES, VERIFIER_FILE,
 };
 use batch_ecdsa_evm::solc::Solc;
 use clap::Parser;
@@ -203,7 +203,7 @@ fn run(args: &Args) -> Result<(), AggregatedError> {
         }
         None => None,
     };
-    let sol = std::fs::read_to_string(&sol_path)
+    let sol = batch_ecdsa::fsutil::read_text_bounded(&sol_path, MAX_VERIFIER_SOURCE_BYTES)
         .map_err(|e| bad(format!("cannot read {}: {e}", sol_path.display())))?;
     if sol.trim().is_empty() {
         return Err(bad(format!(
