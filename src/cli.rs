@@ -4,6 +4,18 @@ use std::path::PathBuf;
 
 use crate::batch_file::Policy;
 
+/// A batch size flag: 1 to [`crate::prover::proof::MAX_BATCH_SIZE`], refused before any work.
+pub fn batch_size(s: &str) -> Result<usize, String> {
+    let max = crate::prover::proof::MAX_BATCH_SIZE;
+    match s.parse::<usize>() {
+        Ok(b) if (1..=max).contains(&b) => Ok(b),
+        Ok(b) => Err(format!(
+            "{b} is outside 1..={max}, the batch sizes this build proves"
+        )),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 /// The signature policy and the KZG setup, as `prove` and `verify` take them.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SetupArgs {
@@ -88,8 +100,8 @@ pub struct BatchArgs {
     pub batch: Option<PathBuf>,
     #[command(flatten)]
     pub txs: TxArgs,
-    /// Size of the demo batch.
-    #[arg(long, conflicts_with = "txs")]
+    /// Size of the demo batch (at most the largest batch a proof file may name).
+    #[arg(long, conflicts_with = "txs", value_parser = batch_size)]
     pub count: Option<usize>,
     /// Seed of the demo batch.
     #[arg(long, default_value_t = 1)]

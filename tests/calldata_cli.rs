@@ -716,6 +716,14 @@ fn bad_arguments_exit_2() {
         &["--bound", "0"],
         &["--bound", "20000000"],
         &["--proof-bytes", "100", "--proof", "x.json"],
+        // Numbers that would wrap a sum or take hours: refused at the flag.
+        &["--proof-bytes", "18446744073709551615"],
+        &["--sizes", "1000000000"],
+        &["--batch-size", "18446744073709551615"],
+        &["--batches-per-day", "18446744073709551615"],
+        &["--ecrecover-loop-gas", "18446744073709551615"],
+        &["--blob-binding-gas", "18446744073709551615"],
+        &["--base-fee-gwei", "inf"],
     ];
     for case in cases {
         // Under the keys statement, so that each case fails for its own reason (the digest

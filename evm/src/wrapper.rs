@@ -124,17 +124,8 @@ const fn be_word(hex: &str) -> [u8; 32] {
     out
 }
 
-/// `a + b` of big-endian words, `None` past 2²⁵⁶.
-pub fn add_words(a: &[u8; 32], b: &[u8; 32]) -> Option<[u8; 32]> {
-    let mut out = [0u8; 32];
-    let mut carry = 0u16;
-    for i in (0..32).rev() {
-        let s = a[i] as u16 + b[i] as u16 + carry;
-        out[i] = s as u8;
-        carry = s >> 8;
-    }
-    (carry == 0).then_some(out)
-}
+/// `a + b` of big-endian words, `None` past 2²⁵⁶ (the native reference's addition).
+pub use batch_ecdsa::native::encoding::be_add as add_words;
 
 /// The big-endian word 2^`bits` (`bits` < 256).
 pub fn pow2_word(bits: u32) -> [u8; 32] {

@@ -25,6 +25,46 @@ use std::process::ExitCode;
 /// for calldata rollups (EIP-2028, EIP-7623, EIP-7976), blob rollups (EIP-4844 at the EIP-7918
 /// reserve) and bridges checking signatures with ecrecover. Unset options take the scenario's
 /// value.
+/// The largest batch size any flag takes (far past where a proof pays; keeps every sum and
+/// product of the model within u64 and f64's exact range).
+const MAX_BATCH: u64 = 1_000_000;
+/// The largest proof, in bytes (16 MiB: a thousand times the largest measured).
+const MAX_PROOF_BYTES: u64 = 16 << 20;
+/// The largest gas figure a flag takes (a thousand blocks).
+const MAX_GAS: u64 = 36_000_000_000;
+/// The most batches a day (one a millisecond).
+const MAX_BATCHES_PER_DAY: u64 = 86_400_000;
+
+/// A price in gwei: finite, 0 to 10^9.
+fn gwei(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    if v.is_finite() && (0.0..=1e9).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("{s} is not a price between 0 and 1e9 gwei"))
+    }
+}
+
+/// A price in wei: 0 to 10^18·10^9.
+fn wei(s: &str) -> Result<u128, String> {
+    let v: u128 = s.parse().map_err(|e| format!("{e}"))?;
+    if v <= 1_000_000_000_000_000_000_000_000_000 {
+        Ok(v)
+    } else {
+        Err(format!("{s} is above 1e27 wei"))
+    }
+}
+
+/// A fraction: finite, 0 to 1.
+fn fraction(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    if v.is_finite() && (0.0..=1.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("{s} is not a fraction between 0 and 1"))
+    }
+}
+
 #[derive(Parser, Debug)]
 #[command(name = "calldata", version)]
 struct Cli {
@@ -36,12 +76,12 @@ struct Cli {
 
     /// Batch size B of interest; added to the table's rows [default: 200; with --txs the
     /// number of transactions measured].
-    #[arg(short = 'b', long)]
+    #[arg(short = 'b', long, value_parser = clap::value_parser!(u64).range(1..=MAX_BATCH))]
     batch_size: Option<u64>,
 
     /// Batch sizes for the table rows, comma-separated [default: 1,16,64,128,256,1024,4096,
     /// 16384,65536].
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u64).range(1..=MAX_BATCH))]
     sizes: Option<Vec<u64>>,
 
     /// Signature as posted: `rs-parity` (64 B + 1 y-parity bit, OP Stack span batches), `rs`
@@ -50,7 +90,7 @@ struct Cli {
     signature: Option<SignatureFormat>,
 
     /// Share of signature bytes that are non-zero (random bytes: 255/256 ≈ 1) [default: 1].
-    #[arg(long)]
+    #[arg(long, value_parser = fraction)]
     sig_nonzero_fraction: Option<f64>,
 
     /// The proof's public statement: `digest` (one digest of the hashes and senders, computed
@@ -71,7 +111,7 @@ struct Cli {
     /// Bytes the proof path posts for the proof [default: measured, the calldata of the EVM
     /// bench's verifying call at its largest B (results/evm.json): proof_bytes + 32 x
     /// public_inputs].
-    #[arg(long, conflicts_with = "proof", help = proof_bytes_help())]
+    #[arg(long, conflicts_with = "proof", help = proof_bytes_help(), value_parser = clap::value_parser!(u64).range(0..=MAX_PROOF_BYTES))]
     proof_bytes: Option<u64>,
     /// Public inputs per signature, each a 32-byte calldata word of the verifying call beside
     /// the proof [default: digest statement 0 (D is computed on chain); keys statement 3 (the
@@ -87,34 +127,34 @@ struct Cli {
 
     /// Which batch-circuit row of an EVM bench array to use, by its B [default: the largest of
     /// the statement's rows].
-    #[arg(long, requires = "proof")]
+    #[arg(long, requires = "proof", value_parser = clap::value_parser!(u64).range(1..=MAX_BATCH))]
     verifier_batch_size: Option<u64>,
 
     /// On-chain verification execution gas of the verifier [default: measured, the EVM bench's
     /// verify_gas_execution at its largest B (results/evm.json); a bench file's when --proof
     /// gives one]. Under the digest statement the wrapper's measured gas at B is added.
-    #[arg(long, help = verification_gas_help())]
+    #[arg(long, help = verification_gas_help(), value_parser = clap::value_parser!(u64).range(0..=MAX_GAS))]
     verification_gas: Option<u64>,
 
     /// Execution base fee in gwei [default: 1; optimism-2022: 30].
-    #[arg(long, visible_alias = "gas-price-gwei")]
+    #[arg(long, visible_alias = "gas-price-gwei", value_parser = gwei)]
     base_fee_gwei: Option<f64>,
 
     /// Priority fee (tip) per execution gas in gwei [default: 0].
-    #[arg(long)]
+    #[arg(long, value_parser = gwei)]
     priority_fee_gwei: Option<f64>,
 
     /// Blob base fee in gwei [default: base fee / 16, the EIP-7918 reserve].
-    #[arg(long, conflicts_with = "blob_base_fee_wei")]
+    #[arg(long, conflicts_with = "blob_base_fee_wei", value_parser = gwei)]
     blob_base_fee_gwei: Option<f64>,
 
     /// Blob base fee in wei (alternative to --blob-base-fee-gwei).
-    #[arg(long)]
+    #[arg(long, value_parser = wei)]
     blob_base_fee_wei: Option<u128>,
 
     /// Usable payload bytes per blob, at most 130048 [default: 130044, the OP Stack's
     /// encoding].
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=131_072))]
     blob_usable_bytes: Option<u64>,
 
     /// Charge whole blobs to the payload, or blob gas pro rata to its bytes [default: whole].
@@ -123,7 +163,7 @@ struct Cli {
 
     /// Execution gas per blob of senders to bind the proof to it [default: 50000, one
     /// point-evaluation precompile call].
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=MAX_GAS))]
     blob_binding_gas: Option<u64>,
 
     /// Calldata floor headroom: `none` (the payload is its transaction's only calldata),
@@ -134,16 +174,16 @@ struct Cli {
 
     /// Gas per signature of an ecrecover loop besides the 3,000-gas precompile [default:
     /// measured, loop_overhead of results/ecrecover.json].
-    #[arg(long, help = ecrecover_loop_help())]
+    #[arg(long, help = ecrecover_loop_help(), value_parser = clap::value_parser!(u64).range(0..=MAX_GAS))]
     ecrecover_loop_gas: Option<u64>,
 
     /// Execution gas of the ecrecover contract's call whatever N (dispatch, ABI decoding)
     /// [default: measured, base_execution of results/ecrecover.json].
-    #[arg(long, help = ecrecover_base_help())]
+    #[arg(long, help = ecrecover_base_help(), value_parser = clap::value_parser!(u64).range(0..=MAX_GAS))]
     ecrecover_base_gas: Option<u64>,
 
     /// Batches posted per day [default: 288, one every 5 minutes].
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_BATCHES_PER_DAY))]
     batches_per_day: Option<u64>,
 
     /// Schedules to show, comma-separated [default: calldata,floor,eip7976,blob;
@@ -152,7 +192,7 @@ struct Cli {
     schedule: Option<Vec<Schedule>>,
 
     /// Largest B the break-even searches try.
-    #[arg(long, default_value_t = DEFAULT_BREAK_EVEN_BOUND)]
+    #[arg(long, default_value_t = DEFAULT_BREAK_EVEN_BOUND, value_parser = clap::value_parser!(u64).range(1..=MAX_BATCH))]
     bound: u64,
 
     /// Real transactions: a `--strip-out` file (its byte counts) or a transactions file

@@ -17,7 +17,7 @@ use clap::Parser;
 #[command(name = "gen-batch", version)]
 struct Args {
     /// Number of signatures (transactions with --txs).
-    #[arg(long)]
+    #[arg(long, value_parser = count)]
     count: usize,
     /// Seed of the ChaCha20 generator: the same seed gives the same file.
     #[arg(long, default_value_t = 1)]
@@ -35,6 +35,15 @@ struct Args {
     /// Output file (a batch file, JSON; with --txs a transactions file).
     #[arg(long)]
     out: PathBuf,
+}
+
+/// The count: 1 to 1,000,000.
+fn count(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=1_000_000).contains(&n) => Ok(n),
+        Ok(n) => Err(format!("{n} is outside 1..=1000000")),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 fn main() -> ExitCode {

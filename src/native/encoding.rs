@@ -97,6 +97,18 @@ pub fn fp_is_ge_n(x: &Fp) -> bool {
     !be_lt(&fp_to_be_bytes(x), &N_BE)
 }
 
+/// `a + b` of 32-byte big-endian integers, `None` past 2²⁵⁶.
+pub fn be_add(a: &[u8; 32], b: &[u8; 32]) -> Option<[u8; 32]> {
+    let mut out = [0u8; 32];
+    let mut carry = 0u16;
+    for i in (0..32).rev() {
+        let t = a[i] as u16 + b[i] as u16 + carry;
+        out[i] = t as u8;
+        carry = t >> 8;
+    }
+    (carry == 0).then_some(out)
+}
+
 /// The field element `r + n` (as integers), or `None` when `r + n >= p`.
 ///
 /// This is the x coordinate of R for recovery ids 2 and 3. It exists only for
@@ -106,15 +118,8 @@ pub fn fq_plus_n_as_fp(r: &Fq) -> Option<Fp> {
     if !be_lt(&r_be, &P_MINUS_N_BE) {
         return None;
     }
-    // r < p - n, so r + n < p < 2^256: plain big-endian addition without final carry.
-    let mut sum = [0u8; 32];
-    let mut carry = 0u16;
-    for i in (0..32).rev() {
-        let t = r_be[i] as u16 + N_BE[i] as u16 + carry;
-        sum[i] = t as u8;
-        carry = t >> 8;
-    }
-    fp_from_be_bytes(&sum)
+    // r < p - n, so r + n < p < 2^256: no carry out.
+    fp_from_be_bytes(&be_add(&r_be, &N_BE)?)
 }
 
 #[cfg(test)]

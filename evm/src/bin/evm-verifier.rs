@@ -32,7 +32,7 @@ struct Args {
     #[arg(long, default_value = "batch")]
     circuit: String,
     /// The batch size B the circuit is laid out for.
-    #[arg(long, required_unless_present = "proof")]
+    #[arg(long, required_unless_present = "proof", value_parser = batch_ecdsa::cli::batch_size)]
     count: Option<usize>,
     /// What the proofs' public input states: digest (one Keccak digest of every (signing
     /// hash, address) pair: 2 public inputs, the default, as `prove --transcript evm`) or

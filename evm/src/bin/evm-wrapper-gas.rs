@@ -38,21 +38,30 @@ const DEFAULT_SIZES: [usize; 6] = [1, 2, 4, 8, 16, 32];
 #[command(name = "evm-wrapper-gas", version)]
 struct Args {
     /// Bytes of the stand-in proof passed through to the verifier.
-    #[arg(long, default_value_t = 6688)]
+    #[arg(long, default_value_t = 6688, value_parser = proof_bytes)]
     proof_bytes: usize,
     /// Folder for wrapper-gas.json and wrapper-gas.md.
     #[arg(long, default_value = "results")]
     results_dir: PathBuf,
     /// Batch sizes (comma-separated); given, nothing is written.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_parser = batch_ecdsa::cli::batch_size)]
     sizes: Option<Vec<usize>>,
     /// Measure against the real aggregated verifier in this folder (AggregationVerifier.sol,
     /// calldata.hex) instead; writes wrapper-aggregated.json.
     #[arg(long, conflicts_with = "sizes")]
     aggregated: Option<PathBuf>,
     /// With --aggregated: B of the inner batch proof (the demo batch of B signatures).
-    #[arg(long, default_value_t = 32, requires = "aggregated")]
+    #[arg(long, default_value_t = 32, requires = "aggregated", value_parser = batch_ecdsa::cli::batch_size)]
     count: usize,
+}
+
+/// A stand-in proof length: 32 to 16 MiB bytes.
+fn proof_bytes(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (32..=16 << 20).contains(&n) => Ok(n),
+        Ok(n) => Err(format!("{n} is outside 32..=16777216 bytes")),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// The stand-in proof: a keccak256 chain, so its bytes are as non-zero as a real proof's
