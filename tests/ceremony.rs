@@ -571,3 +571,48 @@ fn the_three_setup_kinds_are_never_confused() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The Lagrange basis a `.ptau` lacks is computed once and cached by the hash of the powers:
+/// a valid cache is used (not rewritten), a corrupted one is caught by the RLC check,
+/// recomputed and (when writing is allowed) replaced; a verifier writes nothing.
+#[test]
+fn the_lagrange_basis_is_cached_and_checked() {
+    let _g = lock();
+    let dir = scratch("lagrange-cache");
+    let a = ceremony("a");
+    let k = 12;
+    let fresh = srs::read_ceremony(&a, k).unwrap();
+    // A verifier (no writing): nothing cached.
+    let read_only = srs::read_ceremony_cached(&a, k, Some((&dir, false))).unwrap();
+    assert_eq!(raw_kzg(&read_only), raw_kzg(&fresh));
+    assert!(
+        std::fs::read_dir(&dir).unwrap().next().is_none(),
+        "a verifier wrote a cache"
+    );
+    // A prover: computed and cached.
+    let first = srs::read_ceremony_cached(&a, k, Some((&dir, true))).unwrap();
+    assert_eq!(raw_kzg(&first), raw_kzg(&fresh));
+    let g1 = srs::g1_powers_hash(&fresh.get_g()[..]);
+    let cache = srs::lagrange_cache_path(&dir, &g1, k);
+    let cached = std::fs::read(&cache).expect("the basis is cached");
+    assert_eq!(cached.len(), 64 << k);
+    // Used as it is: a valid cache is not rewritten.
+    let before = std::fs::metadata(&cache).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let again = srs::read_ceremony_cached(&a, k, Some((&dir, true))).unwrap();
+    assert_eq!(raw_kzg(&again), raw_kzg(&fresh));
+    assert_eq!(
+        std::fs::metadata(&cache).unwrap().modified().unwrap(),
+        before
+    );
+    // Two points swapped in the cache: caught, recomputed, and replaced by the right basis.
+    let mut bad = cached.clone();
+    let (p, q) = (bad[64..128].to_vec(), bad[128..192].to_vec());
+    bad[64..128].copy_from_slice(&q);
+    bad[128..192].copy_from_slice(&p);
+    std::fs::write(&cache, &bad).unwrap();
+    let recovered = srs::read_ceremony_cached(&a, k, Some((&dir, true))).unwrap();
+    assert_eq!(raw_kzg(&recovered), raw_kzg(&fresh));
+    assert_eq!(std::fs::read(&cache).unwrap(), cached);
+    std::fs::remove_dir_all(&dir).ok();
+}

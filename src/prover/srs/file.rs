@@ -140,7 +140,7 @@ impl Reader {
 
 /// `n` G₁ points from raw bytes, each checked (canonical coordinates, on the curve, not the
 /// point at infinity); the first bad one is named as `what[index]`.
-fn g1_points(bytes: &[u8], what: &str) -> Result<Vec<G1Affine>, FileError> {
+pub(super) fn g1_points(bytes: &[u8], what: &str) -> Result<Vec<G1Affine>, FileError> {
     bytes
         .par_chunks(G1_BYTES)
         .enumerate()

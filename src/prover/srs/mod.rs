@@ -236,22 +236,72 @@ pub struct Srs {
 /// checked to be one τ's, the Lagrange basis computed (or, for a raw file of exactly k, read
 /// and checked). Errors name the file and what is wrong.
 pub fn read_ceremony(path: &Path, k: u32) -> Result<ParamsKZG<Bn256>, ParamsError> {
+    read_ceremony_cached(path, k, None)
+}
+
+/// Where a Lagrange basis computed from a ceremony's powers is cached: by the hash of the
+/// powers it is the basis of, so a cache file can only ever be used with those powers.
+pub fn lagrange_cache_path(dir: &Path, g1_hash: &[u8; 32], k: u32) -> PathBuf {
+    dir.join(format!("lagrange-{}-k{k}.bin", hex::encode(&g1_hash[..8])))
+}
+
+/// [`read_ceremony`] with a cache of the Lagrange basis: a file that carries none (a `.ptau`,
+/// or halo2 raw params cut down to a smaller k) makes halo2 compute it from the powers with a
+/// G₁ FFT, slow at large k. With `cache = Some((dir, write))` a cached basis for these powers
+/// ([`lagrange_cache_path`]) is used when it passes the same RLC check a raw file's basis
+/// passes ([`check::check_lagrange`]: a cache file is trusted no more than a ceremony file);
+/// otherwise the basis is computed, and written there when `write` (a verifier writes nothing).
+pub fn read_ceremony_cached(
+    path: &Path,
+    k: u32,
+    cache: Option<(&Path, bool)>,
+) -> Result<ParamsKZG<Bn256>, ParamsError> {
     let err = |reason: String| ParamsError::Read {
         path: path.display().to_string(),
         reason,
     };
-    let powers = file::read_powers(path, k).map_err(err)?;
+    let mut powers = file::read_powers(path, k).map_err(err)?;
     check::check_powers(&powers.g, &powers.g2, &powers.s_g2).map_err(err)?;
     if let Some(lagrange) = &powers.g_lagrange {
         check::check_lagrange(k, &powers.g, lagrange).map_err(err)?;
     }
-    Ok(params::from_parts(
-        k,
-        powers.g,
-        powers.g_lagrange,
-        powers.g2,
-        powers.s_g2,
-    ))
+    let cache_file = cache.map(|(dir, _)| lagrange_cache_path(dir, &g1_powers_hash(&powers.g), k));
+    if powers.g_lagrange.is_none() {
+        if let Some(file) = &cache_file {
+            powers.g_lagrange = cached_lagrange(file, k, &powers.g);
+        }
+    }
+    let computed = powers.g_lagrange.is_none();
+    let params = params::from_parts(k, powers.g, powers.g_lagrange, powers.g2, powers.s_g2);
+    if let (true, Some(file), Some((_, true))) = (computed, &cache_file, cache) {
+        // Best effort: failing to cache costs the FFT next time, nothing else.
+        let _ = write_lagrange(file, &params);
+    }
+    Ok(params)
+}
+
+/// The cached basis at `file` if it is whole, every point valid, and the basis of `g`.
+fn cached_lagrange(file: &Path, k: u32, g: &[G1Affine]) -> Option<Vec<G1Affine>> {
+    let n = 1usize << k;
+    let bytes = std::fs::read(file).ok()?;
+    if bytes.len() != n * file::G1_BYTES {
+        return None;
+    }
+    let points = file::g1_points(&bytes, "cached Lagrange basis").ok()?;
+    check::check_lagrange(k, g, &points).ok()?;
+    Some(points)
+}
+
+/// Writes the Lagrange basis of `params` to `file` (raw points), atomically.
+fn write_lagrange(file: &Path, params: &ParamsKZG<Bn256>) -> std::io::Result<()> {
+    let mut raw = Vec::new();
+    params.write_custom(&mut raw, halo2_proofs::SerdeFormat::RawBytes)?;
+    let n = params.n() as usize;
+    let lagrange = &raw[4 + n * file::G1_BYTES..4 + 2 * n * file::G1_BYTES];
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    crate::fsutil::write_atomic(file, lagrange)
 }
 
 /// The parameters for each k of `ks` from `source`, **one τ for all** (the aggregated route
@@ -391,7 +441,8 @@ fn load_as_given(
 ) -> Result<Srs, ParamsError> {
     match source {
         SetupSource::Ceremony(path) => {
-            let params = read_ceremony(path, k)?;
+            let cache = params_dir.join("lagrange-cache");
+            let params = read_ceremony_cached(path, k, Some((&cache, create)))?;
             Ok(Srs {
                 identity: SetupIdentity::of(SetupKind::Ceremony, Some(path), &params),
                 params,
