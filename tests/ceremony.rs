@@ -592,7 +592,7 @@ fn the_lagrange_basis_is_cached_and_checked() {
     // A prover: computed and cached.
     let first = srs::read_ceremony_cached(&a, k, Some((&dir, true))).unwrap();
     assert_eq!(raw_kzg(&first), raw_kzg(&fresh));
-    let g1 = srs::g1_powers_hash(&fresh.get_g()[..]);
+    let g1 = srs::g1_powers_hash(fresh.get_g());
     let cache = srs::lagrange_cache_path(&dir, &g1, k);
     let cached = std::fs::read(&cache).expect("the basis is cached");
     assert_eq!(cached.len(), 64 << k);
