@@ -274,6 +274,18 @@ fn verify(args: &[&str]) -> Output {
     run(env!("CARGO_BIN_EXE_verify"), args)
 }
 
+/// `verify --proof PROOF --params PARAMS --params-dir DIR`.
+fn verify_under(proof: &Path, params: &Path, dir: &Path) -> Output {
+    verify(&[
+        "--proof",
+        s(proof),
+        "--params",
+        s(params),
+        "--params-dir",
+        s(dir),
+    ])
+}
+
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
@@ -306,28 +318,14 @@ fn a_proof_under_a_ceremony_verifies_with_it_and_fails_with_another() {
     assert_eq!(file["setup"]["kind"], "ceremony");
     assert_eq!(file["setup"]["file"], "pot14_a.ptau");
 
-    let ok = verify(&[
-        "--proof",
-        s(&proof),
-        "--params",
-        s(&a),
-        "--params-dir",
-        s(&params_dir),
-    ]);
+    let ok = verify_under(&proof, &a, &params_dir);
     assert_exit(&ok, 0, "verify with the same ceremony");
     assert!(text(&ok).contains("setup: ceremony setup"), "{}", text(&ok));
     assert!(!text(&ok).contains("INSECURE"), "{}", text(&ok));
 
     // A verifier elsewhere (an empty params folder): verifies, and writes nothing there.
     let elsewhere = dir.join("elsewhere");
-    let ok = verify(&[
-        "--proof",
-        s(&proof),
-        "--params",
-        s(&a),
-        "--params-dir",
-        s(&elsewhere),
-    ]);
+    let ok = verify_under(&proof, &a, &elsewhere);
     assert_exit(
         &ok,
         0,
@@ -343,39 +341,18 @@ fn a_proof_under_a_ceremony_verifies_with_it_and_fails_with_another() {
     other_window["window"] = 1.into();
     let ow = dir.join("window.json");
     std::fs::write(&ow, other_window.to_string()).unwrap();
-    let out = verify(&[
-        "--proof",
-        s(&ow),
-        "--params",
-        s(&a),
-        "--params-dir",
-        s(&params_dir),
-    ]);
+    let out = verify_under(&ow, &a, &params_dir);
     assert_exit(&out, 1, "a proof file naming another window");
     assert!(text(&out).contains("MSM window 1"), "{}", text(&out));
 
     // The same ceremony as halo2 raw params: the same setup.
     let raw_path = dir.join("kzg_bn254_14.srs");
     write_params(&raw_path, &srs::read_ceremony(&a, POWER).unwrap()).unwrap();
-    let ok = verify(&[
-        "--proof",
-        s(&proof),
-        "--params",
-        s(&raw_path),
-        "--params-dir",
-        s(&params_dir),
-    ]);
+    let ok = verify_under(&proof, &raw_path, &params_dir);
     assert_exit(&ok, 0, "verify with the raw form of the same ceremony");
 
     // Another ceremony: refused, naming both setups.
-    let other = verify(&[
-        "--proof",
-        s(&proof),
-        "--params",
-        s(&b),
-        "--params-dir",
-        s(&params_dir),
-    ]);
+    let other = verify_under(&proof, &b, &params_dir);
     assert_exit(&other, 1, "verify with another ceremony");
     assert!(
         text(&other).contains("the proof names the ceremony setup"),
@@ -406,14 +383,7 @@ fn a_proof_under_a_ceremony_verifies_with_it_and_fails_with_another() {
     relabelled["vk_hash"] = batch_ecdsa::hexfmt::encode_hex(&under_b.vk_hash()).into();
     let lie = dir.join("relabelled.json");
     std::fs::write(&lie, relabelled.to_string()).unwrap();
-    let out = verify(&[
-        "--proof",
-        s(&lie),
-        "--params",
-        s(&b),
-        "--params-dir",
-        s(&params_dir),
-    ]);
+    let out = verify_under(&lie, &b, &params_dir);
     assert_exit(&out, 1, "a proof relabelled as ceremony b, checked under b");
     assert!(text(&out).contains("does not verify"), "{}", text(&out));
     // Without --params: the local setup is not this ceremony.
@@ -482,14 +452,7 @@ fn the_three_setup_kinds_are_never_confused() {
     }
     // The fixed-seed params given as if they were a ceremony file: recognised by their τ.
     let dev_file = params_dir.join(format!("kzg-bn254-dev-INSECURE-k{POWER}.params"));
-    let out = verify(&[
-        "--proof",
-        s(&dev),
-        "--params",
-        s(&dev_file),
-        "--params-dir",
-        s(&params_dir),
-    ]);
+    let out = verify_under(&dev, &dev_file, &params_dir);
     assert_exit(&out, 1, "the fixed-seed params passed as --params");
     assert!(
         text(&out).contains("INSECURE fixed-seed development setup"),

@@ -321,17 +321,11 @@ pub fn load_family(
                 params::load_local_family(params_dir, ks, want_tau, create)?;
             all.into_iter()
                 .zip(paths)
-                .map(|(params, path)| {
-                    let mut identity = SetupIdentity::of(SetupKind::Local, None, &params);
-                    if identity.tau_g2 == insecure_dev_tau_hash() {
-                        identity.kind = SetupKind::InsecureDev;
-                    }
-                    Srs {
-                        identity,
-                        params,
-                        generated,
-                        path,
-                    }
+                .map(|(params, path)| Srs {
+                    identity: loaded_identity(SetupKind::Local, None, &params),
+                    params,
+                    generated,
+                    path,
                 })
                 .collect()
         }
@@ -408,6 +402,20 @@ pub fn insecure_dev_tau_hash() -> &'static str {
     })
 }
 
+/// The identity of params loaded as `kind`, except that the fixed-seed τ is
+/// [`SetupKind::InsecureDev`] whatever it was loaded as.
+fn loaded_identity(
+    kind: SetupKind,
+    file: Option<&Path>,
+    params: &ParamsKZG<Bn256>,
+) -> SetupIdentity {
+    let mut identity = SetupIdentity::of(kind, file, params);
+    if identity.tau_g2 == insecure_dev_tau_hash() {
+        identity.kind = SetupKind::InsecureDev;
+    }
+    identity
+}
+
 /// The parameters for `2^k` rows from `source` (module doc), with their identity. Parameters
 /// whose τ is the fixed-seed setup's are identified as [`SetupKind::InsecureDev`] whatever
 /// the source (a copy of its params given as a "ceremony" file is still the public τ).
@@ -425,26 +433,12 @@ pub fn load(
     want_tau: Option<&str>,
     create: bool,
 ) -> Result<Srs, ParamsError> {
-    let mut srs = load_as_given(source, params_dir, k, want_tau, create)?;
-    if srs.identity.tau_g2 == insecure_dev_tau_hash() {
-        srs.identity.kind = SetupKind::InsecureDev;
-    }
-    Ok(srs)
-}
-
-fn load_as_given(
-    source: &SetupSource,
-    params_dir: &Path,
-    k: u32,
-    want_tau: Option<&str>,
-    create: bool,
-) -> Result<Srs, ParamsError> {
     match source {
         SetupSource::Ceremony(path) => {
             let cache = params_dir.join("lagrange-cache");
             let params = read_ceremony_cached(path, k, Some((&cache, create)))?;
             Ok(Srs {
-                identity: SetupIdentity::of(SetupKind::Ceremony, Some(path), &params),
+                identity: loaded_identity(SetupKind::Ceremony, Some(path), &params),
                 params,
                 generated: false,
                 path: path.clone(),
@@ -467,7 +461,7 @@ fn load_as_given(
         SetupSource::Local => {
             let (params, path, generated) = params::load_local(params_dir, k, want_tau, create)?;
             Ok(Srs {
-                identity: SetupIdentity::of(SetupKind::Local, None, &params),
+                identity: loaded_identity(SetupKind::Local, None, &params),
                 params,
                 generated,
                 path,
