@@ -10,7 +10,7 @@ pub fn batch_size(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(b) if (1..=max).contains(&b) => Ok(b),
         Ok(b) => Err(format!(
-            "{b} is outside 1..={max}, the batch sizes this build proves"
+            "{b}: a batch holds at least 1 and at most {max} signatures (the sizes this build proves)"
         )),
         Err(e) => Err(e.to_string()),
     }
