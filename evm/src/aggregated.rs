@@ -344,19 +344,30 @@ pub struct Trusted<'a> {
     pub kind: SetupKind,
 }
 
-/// Checks the folder's file against what the user trusts (module doc). Every refusal is
-/// [`AggregatedError::Invalid`] with the reason.
-pub fn check_trusted(file: &AggregatedProofFile, t: &Trusted) -> Result<(), AggregatedError> {
-    let invalid = |m: String| Err(AggregatedError::Invalid(m));
-    if file.setup.kind.is_insecure() && !t.kind.is_insecure() {
-        return invalid(
+/// Refuses a folder that names the fixed-seed development setup unless the user trusts that
+/// setup (`--insecure-dev-setup`): a cheap first answer from the folder's claim; the τ it
+/// names is checked against the trusted one in [`check_trusted`].
+pub fn check_folder_setup_kind(
+    file: &AggregatedProofFile,
+    trusted: SetupKind,
+) -> Result<(), AggregatedError> {
+    if file.setup.kind.is_insecure() && !trusted.is_insecure() {
+        return Err(AggregatedError::Invalid(
             "refused: the folder was proven under the INSECURE fixed-seed development setup, \
              whose τ is public, so anyone can forge an aggregated proof of anything under it \
              (an audit forged one for two unsigned 1,000-ETH transfers); pass \
              --insecure-dev-setup to check it anyway (test fixtures only)"
                 .into(),
-        );
+        ));
     }
+    Ok(())
+}
+
+/// Checks the folder's file against what the user trusts (module doc). Every refusal is
+/// [`AggregatedError::Invalid`] with the reason.
+pub fn check_trusted(file: &AggregatedProofFile, t: &Trusted) -> Result<(), AggregatedError> {
+    let invalid = |m: String| Err(AggregatedError::Invalid(m));
+    check_folder_setup_kind(file, t.kind)?;
     let trusted_tau = encode_hex(&keccak256(&t.s_g2.to_raw_bytes()));
     if trusted_tau == batch_ecdsa::prover::srs::insecure_dev_tau_hash() && !t.kind.is_insecure() {
         // The fixed-seed τ is recognised by its value, whatever file it came in.

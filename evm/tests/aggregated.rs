@@ -14,9 +14,11 @@
 //!
 //! Needs solc-js (`npm ci --prefix evm/solc`; `.ci/run` installs it).
 
+mod committed;
+use committed::{b32_dir as committed_dir, compiled, verifier_sol};
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
 
 use batch_ecdsa::demo::demo_batch;
 use batch_ecdsa::hexfmt::encode_hex;
@@ -26,20 +28,10 @@ use batch_ecdsa_evm::aggregated::{
     verify_compiled, write_folder, AggregatedError, AggregatedProofFile, Decoded, PROOF_FILE,
     VERIFIER_CALLDATA_FILE, WRAPPER_CALLDATA_FILE,
 };
-use batch_ecdsa_evm::solc::{Compiled, Solc};
-use batch_ecdsa_evm::wrapper::{
-    demo_file_pairs, split_verifier_calldata, WrapperCode, AGGREGATED_PREFIX_WORDS,
-};
+use batch_ecdsa_evm::solc::Solc;
+use batch_ecdsa_evm::wrapper::{demo_file_pairs, split_verifier_calldata, AGGREGATED_PREFIX_WORDS};
 
 const B: usize = 32;
-
-fn committed_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/aggregate-digest-b32")
-}
-
-fn verifier_sol() -> String {
-    std::fs::read_to_string(committed_dir().join("AggregationVerifier.sol")).expect("committed")
-}
 
 /// The committed aggregation as an aggregated proof file: the calldata split into the
 /// accumulator, D's words and the outer proof; the demo batch's pairs.
@@ -75,20 +67,6 @@ fn dev_setup_identity() -> batch_ecdsa::prover::srs::SetupIdentity {
 /// deployed.
 fn committed_code_hash() -> String {
     encode_hex(&batch_ecdsa_evm::pinning::code_hash(&compiled().0.runtime))
-}
-
-fn compiled() -> &'static (Compiled, WrapperCode) {
-    static C: OnceLock<(Compiled, WrapperCode)> = OnceLock::new();
-    C.get_or_init(|| {
-        let solc = Solc::locate_or_install().expect("solc-js (npm ci --prefix evm/solc)");
-        let verifier = solc
-            .compile(&verifier_sol())
-            .expect("the verifier compiles");
-        (
-            verifier,
-            WrapperCode::compile(&solc).expect("the wrapper compiles"),
-        )
-    })
 }
 
 fn check(decoded: &Decoded) -> Result<batch_ecdsa_evm::aggregated::OnChain, AggregatedError> {

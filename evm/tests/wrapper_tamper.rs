@@ -10,19 +10,21 @@
 //!
 //! Needs solc-js (`npm ci --prefix evm/solc`; `.ci/run` installs it).
 
+mod committed;
+use committed::{compiled, verifier_sol};
+
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use batch_ecdsa::native::digest::batch_digest;
 use batch_ecdsa::prover::proof::DigestPair;
 use batch_ecdsa_evm::chain::CallOutcome;
-use batch_ecdsa_evm::solc::{Compiled, Solc};
 use batch_ecdsa_evm::wrapper::{
     accumulator_coordinate, accumulator_out_of_range, add_words, aggregated_wrapper_config,
     demo_file_pairs, is_g1_point, measure_tampering, pow2_word, split_verifier_calldata,
     verifier_calldata, verify_hashes_calldata, wrapper_proof, ProofLayout, SplitCalldata,
-    TamperReport, WrapperChain, WrapperCode, WrapperRevert, AGGREGATED_PREFIX_WORDS,
-    AGGREGATED_PROOF_LAYOUT, AGGREGATED_VERIFIER_GAS, BN254_R, TAMPER_GAS_BOUND,
+    TamperReport, WrapperChain, WrapperRevert, AGGREGATED_PREFIX_WORDS, AGGREGATED_PROOF_LAYOUT,
+    AGGREGATED_VERIFIER_GAS, BN254_R, TAMPER_GAS_BOUND,
 };
 use ff::PrimeField;
 
@@ -46,22 +48,6 @@ fn b32() -> SplitCalldata {
 fn pairs() -> &'static [DigestPair] {
     static P: OnceLock<Vec<DigestPair>> = OnceLock::new();
     P.get_or_init(|| demo_file_pairs(B).expect("demo batch"))
-}
-
-fn verifier_sol() -> String {
-    std::fs::read_to_string(results().join("aggregate-digest-b32/AggregationVerifier.sol"))
-        .expect("committed")
-}
-
-fn compiled() -> &'static (Compiled, WrapperCode) {
-    static C: OnceLock<(Compiled, WrapperCode)> = OnceLock::new();
-    C.get_or_init(|| {
-        let solc = Solc::locate_or_install().expect("solc-js (npm ci --prefix evm/solc)");
-        let verifier = solc
-            .compile(&verifier_sol())
-            .expect("the verifier compiles");
-        (verifier, WrapperCode::compile(&solc).expect("compiles"))
-    })
 }
 
 /// The verifier under EIP-170 and the wrapper in front of it.

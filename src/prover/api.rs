@@ -273,15 +273,6 @@ impl Prover {
             srs::load(&setup.params, params_dir, k, None, true)
         });
         let srs = srs?;
-        if srs.identity.kind.is_insecure() && setup.params != SetupSource::InsecureDev {
-            return Err(ProverError::Params(ParamsError::Read {
-                path: srs.path.display().to_string(),
-                reason: "these are the fixed-seed development parameters, whose τ is public \
-                         (anyone can forge proofs under them); pass --insecure-dev-setup to use \
-                         them for a test fixture"
-                    .into(),
-            }));
-        }
         let params_generated = srs.generated;
         if srs.identity.kind.is_insecure() {
             progress.note(&format!(
@@ -709,13 +700,13 @@ impl Verifier {
         let (srs, _) = timed(progress, Phase::Setup, || {
             srs::load(source, params_dir, k, Some(&file.setup.tau_g2), false)
         });
-        let srs = srs.map_err(|e| VerifyError::Params {
-            k,
-            reason: e.to_string(),
+        let srs = srs.map_err(|e| match e {
+            ParamsError::FixedSeed { .. } => VerifyError::InsecureSetup,
+            e => VerifyError::Params {
+                k,
+                reason: e.to_string(),
+            },
         })?;
-        if srs.identity.kind.is_insecure() && *source != SetupSource::InsecureDev {
-            return Err(VerifyError::InsecureSetup);
-        }
         if !file.setup.same_setup(&srs.identity) {
             return Err(VerifyError::OtherSetup {
                 named: file.setup.describe(),

@@ -45,6 +45,12 @@ pub enum ParamsError {
     Read { path: String, reason: String },
     #[error("cannot write params file {path}: {reason}")]
     Write { path: String, reason: String },
+    /// Parameters with the fixed-seed setup's τ, asked for as anything else.
+    #[error(
+        "{path}: these are the fixed-seed development parameters, whose τ is public (anyone can \
+         forge proofs under them); pass --insecure-dev-setup to use them for a test fixture"
+    )]
+    FixedSeed { path: String },
     #[error("params file {path} has k = {found}, expected {expected}")]
     WrongK {
         path: String,

@@ -35,8 +35,8 @@ use batch_ecdsa::prover::proof::DigestPair;
 use batch_ecdsa::prover::srs::{tau_g2_of, SetupSource};
 use batch_ecdsa::txs::strip::StrippedFile;
 use batch_ecdsa_evm::aggregated::{
-    check_pairs, check_trusted, verify_on_chain, AggregatedError, AggregatedProofFile, Trusted,
-    MAX_VERIFIER_SOURCE_BYTES, VERIFIER_FILE,
+    check_folder_setup_kind, check_pairs, check_trusted, verify_on_chain, AggregatedError,
+    AggregatedProofFile, Trusted, MAX_VERIFIER_SOURCE_BYTES, VERIFIER_FILE,
 };
 use batch_ecdsa_evm::solc::Solc;
 use clap::Parser;
@@ -175,19 +175,11 @@ fn pinned_verifier(args: &Args) -> Result<(PathBuf, Option<[u8; 32]>), Aggregate
 fn run(args: &Args) -> Result<(), AggregatedError> {
     let bad = AggregatedError::BadInput;
     let (sol_path, code_hash) = pinned_verifier(args)?;
-    let source =
-        SetupSource::from_flags(args.params.as_deref(), args.insecure_dev_setup).map_err(bad)?;
+    let source = SetupSource::from_flags(args.params.as_deref(), args.insecure_dev_setup);
     let file = AggregatedProofFile::load(&args.dir)?;
     let decoded = file.decode()?;
-    if file.setup.kind.is_insecure() && !source.kind().is_insecure() {
-        // The same refusal check_trusted makes, before any setup is read.
-        return Err(AggregatedError::Invalid(
-            "refused: the folder was proven under the INSECURE fixed-seed development setup, \
-             whose τ is public, so anyone can forge an aggregated proof of anything under it; \
-             pass --insecure-dev-setup to check it anyway (test fixtures only)"
-                .into(),
-        ));
-    }
+    // Before any setup is read (check_trusted makes it again).
+    check_folder_setup_kind(&file, source.kind())?;
     let s_g2 =
         tau_g2_of(&source, &args.params_dir, &file.setup.tau_g2).map_err(|e| bad(e.to_string()))?;
     let held = held_batch(args)?;

@@ -43,7 +43,22 @@ fn random_scalars(n: usize) -> Vec<Fr> {
         .collect()
 }
 
-/// The generators, the subgroup of `[τ]₂`, τ ∉ {0, 1}, and the powers of one τ (module doc).
+/// The G₂ side of a setup, all a verifier uses: `G₂` the standard generator, `[τ]₂` in G₂'s
+/// prime-order subgroup, τ ∉ {0, 1}.
+pub fn check_g2(g2: &G2Affine, s_g2: &G2Affine) -> Result<(), CheckError> {
+    if *g2 != G2Affine::generator() {
+        return Err("the G2 point is not the generator G2".into());
+    }
+    if bool::from(s_g2.is_identity()) || *s_g2 == *g2 {
+        return Err("τ is 0 or 1: a setup no ceremony ever made (a fresh .ptau file before any contribution?)".into());
+    }
+    if !bool::from(G2::from(*s_g2).is_torsion_free()) {
+        return Err("τ·G2 is not in the prime-order subgroup of G2".into());
+    }
+    Ok(())
+}
+
+/// The generators, the G₂ side ([`check_g2`]), and the powers of one τ (module doc).
 pub fn check_powers(g: &[G1Affine], g2: &G2Affine, s_g2: &G2Affine) -> Result<(), CheckError> {
     if g.len() < 2 {
         return Err("fewer than two G1 powers".into());
@@ -53,14 +68,12 @@ pub fn check_powers(g: &[G1Affine], g2: &G2Affine, s_g2: &G2Affine) -> Result<()
             "the first G1 power is not the generator G1 (another curve's or a foreign file)".into(),
         );
     }
-    if *g2 != G2Affine::generator() {
-        return Err("the G2 point is not the generator G2".into());
-    }
-    if bool::from(s_g2.is_identity()) || g[1] == g[0] || *s_g2 == *g2 {
-        return Err("τ is 0 or 1: a setup no ceremony ever made (a fresh .ptau file before any contribution?)".into());
-    }
-    if !bool::from(G2::from(*s_g2).is_torsion_free()) {
-        return Err("τ·G2 is not in the prime-order subgroup of G2".into());
+    check_g2(g2, s_g2)?;
+    if g[1] == g[0] {
+        return Err(
+            "τ is 1: a setup no ceremony ever made (a fresh .ptau file before any contribution?)"
+                .into(),
+        );
     }
     let rho = random_scalars(g.len() - 1);
     let lhs = best_multiexp(&rho, &g[1..]).to_affine();

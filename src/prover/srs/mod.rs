@@ -198,17 +198,13 @@ pub enum SetupSource {
 }
 
 impl SetupSource {
-    /// The source the two flags ask for: `--params FILE`, `--insecure-dev-setup`, or neither.
-    pub fn from_flags(params: Option<&Path>, insecure_dev_setup: bool) -> Result<Self, String> {
+    /// The source the two flags ask for: `--params FILE`, `--insecure-dev-setup`, or neither
+    /// (the command lines declare the two flags exclusive).
+    pub fn from_flags(params: Option<&Path>, insecure_dev_setup: bool) -> Self {
         match (params, insecure_dev_setup) {
-            (Some(_), true) => Err(
-                "--params and --insecure-dev-setup exclude each other: a ceremony file or the \
-                 fixed-seed setup, not both"
-                    .into(),
-            ),
-            (Some(p), false) => Ok(SetupSource::Ceremony(p.to_path_buf())),
-            (None, true) => Ok(SetupSource::InsecureDev),
-            (None, false) => Ok(SetupSource::Local),
+            (Some(p), _) => SetupSource::Ceremony(p.to_path_buf()),
+            (None, true) => SetupSource::InsecureDev,
+            (None, false) => SetupSource::Local,
         }
     }
 
@@ -321,13 +317,15 @@ pub fn load_family(
                 params::load_local_family(params_dir, ks, want_tau, create)?;
             all.into_iter()
                 .zip(paths)
-                .map(|(params, path)| Srs {
-                    identity: loaded_identity(SetupKind::Local, None, &params),
-                    params,
-                    generated,
-                    path,
+                .map(|(params, path)| {
+                    Ok(Srs {
+                        identity: loaded_identity(SetupKind::Local, None, &params, &path)?,
+                        params,
+                        generated,
+                        path,
+                    })
                 })
-                .collect()
+                .collect::<Result<_, ParamsError>>()?
         }
         _ => ks
             .iter()
@@ -355,26 +353,8 @@ pub fn tau_g2_of(
     params_dir: &Path,
     want_tau: &str,
 ) -> Result<halo2_proofs::halo2curves::bn256::G2Affine, ParamsError> {
-    use group::cofactor::CofactorGroup;
-    use halo2_proofs::halo2curves::bn256::{G2Affine, G2};
     match source {
-        SetupSource::Ceremony(path) => {
-            let err = |reason: String| ParamsError::Read {
-                path: path.display().to_string(),
-                reason,
-            };
-            let (g2, s_g2) = file::read_g2_pair(path).map_err(err)?;
-            if g2 != G2Affine::generator() {
-                return Err(err("the G2 point is not the generator G2".into()));
-            }
-            if s_g2 == g2 || bool::from(group::prime::PrimeCurveAffine::is_identity(&s_g2)) {
-                return Err(err("τ is 0 or 1: a setup no ceremony ever made".into()));
-            }
-            if !bool::from(G2::from(s_g2).is_torsion_free()) {
-                return Err(err("τ·G2 is not in the prime-order subgroup of G2".into()));
-            }
-            Ok(s_g2)
-        }
+        SetupSource::Ceremony(path) => checked_tau_g2(path),
         SetupSource::InsecureDev => Ok(params::dev_setup(1)?.s_g2()),
         SetupSource::Local => {
             let found = params::local_setup_files(params_dir, want_tau)?;
@@ -384,13 +364,20 @@ pub fn tau_g2_of(
                          only on the machine that made it"
                     .into(),
             })?;
-            let (_, s_g2) = file::read_g2_pair(path).map_err(|reason| ParamsError::Read {
-                path: path.display().to_string(),
-                reason,
-            })?;
-            Ok(s_g2)
+            checked_tau_g2(path)
         }
     }
+}
+
+/// `[τ]₂` of a params file of either form, with the G₂ checks ([`check::check_g2`]).
+fn checked_tau_g2(path: &Path) -> Result<halo2_proofs::halo2curves::bn256::G2Affine, ParamsError> {
+    let err = |reason: String| ParamsError::Read {
+        path: path.display().to_string(),
+        reason,
+    };
+    let (g2, s_g2) = file::read_g2_pair(path).map_err(err)?;
+    check::check_g2(&g2, &s_g2).map_err(err)?;
+    Ok(s_g2)
 }
 
 /// `keccak256([τ]₂)` of the fixed-seed development setup (the same τ at every k), hex.
@@ -402,23 +389,27 @@ pub fn insecure_dev_tau_hash() -> &'static str {
     })
 }
 
-/// The identity of params loaded as `kind`, except that the fixed-seed τ is
-/// [`SetupKind::InsecureDev`] whatever it was loaded as.
+/// The identity of params loaded as `kind`, refused ([`ParamsError::FixedSeed`]) when their
+/// τ is the fixed-seed setup's and they were not asked for as that: a copy of its params given
+/// as a "ceremony" file, or put in the local cache, is still the public τ.
 fn loaded_identity(
     kind: SetupKind,
     file: Option<&Path>,
     params: &ParamsKZG<Bn256>,
-) -> SetupIdentity {
-    let mut identity = SetupIdentity::of(kind, file, params);
-    if identity.tau_g2 == insecure_dev_tau_hash() {
-        identity.kind = SetupKind::InsecureDev;
+    path: &Path,
+) -> Result<SetupIdentity, ParamsError> {
+    let identity = SetupIdentity::of(kind, file, params);
+    if identity.tau_g2 == insecure_dev_tau_hash() && !kind.is_insecure() {
+        return Err(ParamsError::FixedSeed {
+            path: path.display().to_string(),
+        });
     }
-    identity
+    Ok(identity)
 }
 
 /// The parameters for `2^k` rows from `source` (module doc), with their identity. Parameters
-/// whose τ is the fixed-seed setup's are identified as [`SetupKind::InsecureDev`] whatever
-/// the source (a copy of its params given as a "ceremony" file is still the public τ).
+/// whose τ is the fixed-seed setup's are refused unless `source` is
+/// [`SetupSource::InsecureDev`] ([`ParamsError::FixedSeed`]), for every caller at once.
 ///
 /// - Ceremony: read and checked ([`read_ceremony`]).
 /// - Local: the cached local setup of k in `params_dir` whose τ hash is `want_tau` when one
@@ -438,7 +429,7 @@ pub fn load(
             let cache = params_dir.join("lagrange-cache");
             let params = read_ceremony_cached(path, k, Some((&cache, create)))?;
             Ok(Srs {
-                identity: loaded_identity(SetupKind::Ceremony, Some(path), &params),
+                identity: loaded_identity(SetupKind::Ceremony, Some(path), &params, path)?,
                 params,
                 generated: false,
                 path: path.clone(),
@@ -461,7 +452,7 @@ pub fn load(
         SetupSource::Local => {
             let (params, path, generated) = params::load_local(params_dir, k, want_tau, create)?;
             Ok(Srs {
-                identity: loaded_identity(SetupKind::Local, None, &params),
+                identity: loaded_identity(SetupKind::Local, None, &params, &path)?,
                 params,
                 generated,
                 path,
