@@ -129,7 +129,7 @@ impl BatchFile {
     /// Parses batch-file JSON text. Every malformed signature is reported, not only the first.
     pub fn parse(text: &str) -> Result<Self, Vec<InputError>> {
         let records: BatchRecords =
-            serde_json::from_str(text).map_err(|e| vec![InputError::NotJson(e.to_string())])?;
+            crate::json::parse(text).map_err(|e| vec![InputError::NotJson(e)])?;
         Self::from_records(&records)
     }
 

@@ -4,9 +4,11 @@ use std::path::PathBuf;
 
 use crate::batch_file::Policy;
 
-/// A batch size flag: 1 to [`crate::prover::proof::MAX_BATCH_SIZE`], refused before any work.
+/// A batch size flag: 1 to the largest batch any circuit proves
+/// ([`batch_ecdsa_circuits::limits::largest_batch`]), refused before any work; the circuit's
+/// own limit is checked when the circuit is known.
 pub fn batch_size(s: &str) -> Result<usize, String> {
-    let max = crate::prover::proof::MAX_BATCH_SIZE;
+    let max = batch_ecdsa_circuits::limits::largest_batch();
     match s.parse::<usize>() {
         Ok(b) if (1..=max).contains(&b) => Ok(b),
         Ok(b) => Err(format!(

@@ -21,6 +21,7 @@ pub mod compare;
 pub mod demo;
 pub mod fsutil;
 pub mod hexfmt;
+pub mod json;
 pub mod native;
 pub mod prover;
 pub mod txs;

@@ -144,15 +144,18 @@ fn malformed_encodings() {
     let mut t = vec![0x00];
     t.extend_from_slice(&lraw);
     assert_eq!(malformed(&t), DecodeError::TypeZero);
-    // Truncated, and an RLP string where a list must be.
-    assert!(matches!(
-        malformed(&raw[..raw.len() - 1]),
-        DecodeError::Rlp(_)
-    ));
-    assert!(matches!(
-        malformed(&[0x82, 0x01, 0x02]),
-        DecodeError::Rlp(_)
-    ));
+    // Truncated (the list header then declares more than there is), and an RLP string
+    // where a list must be: each in our words, the first naming where.
+    let e = malformed(&raw[..raw.len() - 1]);
+    assert!(
+        matches!(&e, DecodeError::Field { field: "list header", reason } if reason.contains("runs past the end")),
+        "{e:?}"
+    );
+    let e = malformed(&[0x82, 0x01, 0x02]);
+    assert!(
+        matches!(&e, DecodeError::Rlp(m) if m.contains("a string where a list belongs")),
+        "{e:?}"
+    );
     // Non-canonical integer: nonce 7 as 0x8107 instead of 0x07 (the list length grows by 1).
     let mut body = Vec::new();
     1u64.encode(&mut body); // chain id
@@ -163,9 +166,13 @@ fn malformed_encodings() {
     body.extend_from_slice(&fields[2..]); // skip chain id (0x01) and nonce (0x07)
     let nc = typed(0x02, &body);
     assert!(
-        matches!(malformed(&nc), DecodeError::Rlp(m) if m.contains("canonical") || m.contains("leading")),
+        matches!(malformed(&nc), DecodeError::Field { field: "nonce", reason } if reason.contains("canonical")),
         "{:?}",
         malformed(&nc)
+    );
+    assert_eq!(
+        malformed(&nc).to_string(),
+        "malformed RLP in field `nonce`: a single byte below 0x80 wrapped in a header (not canonical RLP)"
     );
     // y-parity 2 in a typed transaction; legacy v = 29.
     let mut y2 = raw.clone();
@@ -206,7 +213,11 @@ fn blob_transaction_with_sidecar_is_not_accepted() {
     let mut body = inner.to_vec();
     body.extend_from_slice(&[0xc0, 0xc0, 0xc0]);
     let net = typed(0x03, &body);
-    assert!(matches!(malformed(&net), DecodeError::Rlp(_)));
+    let e = malformed(&net);
+    assert!(
+        matches!(&e, DecodeError::Field { field: "chain_id", reason } if reason.contains("a list where a string belongs")),
+        "{e:?}"
+    );
 }
 
 #[test]

@@ -53,6 +53,7 @@ pub mod field;
 pub mod footprint;
 pub mod keccak;
 pub mod layout;
+pub mod limits;
 pub mod plan;
 pub mod range;
 #[cfg(feature = "testing")]

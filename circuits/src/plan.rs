@@ -156,29 +156,18 @@ impl Plan {
     /// The naive circuit for `b` signatures stating `statement`; range-table bits `k − 1`,
     /// or `lookup_bits` when given (k is then at least `lookup_bits + 1`).
     pub fn naive(b: usize, window: u32, lookup_bits: Option<u32>, statement: Statement) -> Self {
-        let params_at = |l: u32| {
-            params_for_statement(
-                NaiveEcdsaCircuit::params_for(LayoutParams::new(l), window),
-                statement,
-            )
-        };
-        let rows_at = |p: &LayoutParams, n: usize| {
-            NaiveEcdsaCircuit::new(p.clone(), SignatureWitness::placeholders(n), window)
-                .with_statement(statement)
-                .stats()
-                .rows
-        };
-        let unusable = |p: &LayoutParams| unusable_rows::<NaiveEcdsaCircuit>(p);
+        let params_at = |l: u32| naive_params(l, window, statement);
+        let rows_at = |p: &LayoutParams, n: usize| naive_rows(p, n, window, statement);
         let k = match lookup_bits {
             Some(l) => {
                 let p = params_at(l);
-                min_k(&p, rows_at(&p, b), unusable(&p)).max(l + 1)
+                let unusable = unusable_rows::<NaiveEcdsaCircuit>(&p);
+                min_k(&p, rows_at(&p, b), unusable).max(l + 1)
             }
             None => {
                 let guess = guess_k(b, |n| rows_at(&params_at(17), n));
                 smallest_k(guess, |k| {
-                    let p = params_at(k - 1);
-                    fits(&p, rows_at(&p, b), unusable(&p), k)
+                    room(CircuitKind::Naive, b, window, statement, k) >= 0
                 })
             }
         };
@@ -220,7 +209,7 @@ impl Plan {
         // The smallest k with one lane; FastProver looks below it (at most 2^3 lanes per k
         // less, so 4 below holds nothing new).
         let guess = guess_k(b, |n| shape.phase_rows(&shape.params(n, 18, 1), n));
-        let single = smallest_k(guess, |k| shape.fit_lanes(b, k, 1).is_some());
+        let single = smallest_k(guess, |k| shape.room(b, k) >= 0);
         if goal == LayoutGoal::SmallProof {
             return plan(single, 1);
         }
@@ -242,6 +231,66 @@ impl Plan {
     }
 }
 
+/// The rows to spare (negative: the rows short) when `b` signatures of `kind` stating
+/// `statement` are laid out at size `2^k` by the small-proof plan ([`Plan::new_for`]: range
+/// table bits `k − 1`, one column group per phase, short batch coefficients):
+///
+/// ```text
+///   room(b, k) = 2^k − (max(rows(b, k), table_rows(k)) + unusable(k)),
+/// ```
+///
+/// with `rows` the taller phase. [`Plan::new_for`]'s k is the least k with `room ≥ 0`; the
+/// planner's table ([`crate::limits`]) is made from this predicate. One layout of `b`
+/// placeholders.
+pub fn room(kind: CircuitKind, b: usize, window: u32, statement: Statement, k: u32) -> i64 {
+    let (params, rows, unusable) = match kind {
+        CircuitKind::Naive => {
+            let p = naive_params(k - 1, window, statement);
+            let rows = naive_rows(&p, b, window, statement);
+            let unusable = unusable_rows::<NaiveEcdsaCircuit>(&p);
+            (p, rows, unusable)
+        }
+        CircuitKind::Batch => {
+            let shape = BatchShape {
+                window,
+                mode: Coefficients::Short,
+                statement,
+            };
+            return shape.room(b, k);
+        }
+    };
+    room_of(&params, rows, unusable, k)
+}
+
+/// The naive circuit's parameters with range-table bits `lookup_bits`.
+fn naive_params(lookup_bits: u32, window: u32, statement: Statement) -> LayoutParams {
+    params_for_statement(
+        NaiveEcdsaCircuit::params_for(LayoutParams::new(lookup_bits), window),
+        statement,
+    )
+}
+
+/// The naive circuit's builder rows over `n` placeholders at `params`.
+fn naive_rows(params: &LayoutParams, n: usize, window: u32, statement: Statement) -> usize {
+    NaiveEcdsaCircuit::new(params.clone(), SignatureWitness::placeholders(n), window)
+        .with_statement(statement)
+        .stats()
+        .rows
+}
+
+/// `2^k − rows_needed`: [`fits`] as a signed margin.
+fn room_of(params: &LayoutParams, rows: usize, unusable: usize, k: u32) -> i64 {
+    (1i64 << k) - rows_needed(params, rows, unusable) as i64
+}
+
+/// The rows a layout of `rows` builder rows needs: the taller of them and the range and
+/// Keccak tables of `params`, plus the `unusable` rows at the end.
+fn rows_needed(params: &LayoutParams, rows: usize, unusable: usize) -> usize {
+    rows.max(params.table_rows())
+        .max(crate::keccak::table_rows(params))
+        + unusable
+}
+
 /// Rows at the end of every column that halo2 keeps for blinding (`blinding_factors + 1`),
 /// read from the constraint system `C` configures for `params`.
 pub fn unusable_rows<C: Circuit<Native, Params = LayoutParams>>(params: &LayoutParams) -> usize {
@@ -260,18 +309,12 @@ pub fn configured<C: Circuit<Native, Params = LayoutParams>>(
 /// Whether `rows` builder rows and the range table of `params` fit in `2^k` rows with
 /// `unusable` rows kept at the end.
 pub fn fits(params: &LayoutParams, rows: usize, unusable: usize, k: u32) -> bool {
-    rows.max(params.table_rows())
-        .max(crate::keccak::table_rows(params))
-        + unusable
-        <= 1usize << k
+    rows_needed(params, rows, unusable) <= 1usize << k
 }
 
 /// The smallest k whose usable rows hold both the range table and `rows` builder rows.
 pub fn min_k(params: &LayoutParams, rows: usize, unusable: usize) -> u32 {
-    (rows
-        .max(params.table_rows())
-        .max(crate::keccak::table_rows(params))
-        + unusable)
+    rows_needed(params, rows, unusable)
         .next_power_of_two()
         .trailing_zeros()
 }
@@ -352,6 +395,14 @@ impl BatchShape {
     fn phase_rows(&self, params: &LayoutParams, n: usize) -> usize {
         let [r0, r1] = self.rows(params, n);
         r0.max(r1)
+    }
+
+    /// [`room`] of the batch circuit with one lane per phase: both phases' rows must fit.
+    fn room(&self, b: usize, k: u32) -> i64 {
+        let p = self.params(b, k, 1);
+        let unusable = unusable_rows::<BatchEcdsaCircuit>(&p);
+        let [r0, r1] = self.rows(&p, b);
+        room_of(&p, r0.max(r1), unusable, k)
     }
 
     /// The fewest phase-1 lanes (at most `max_lanes`) with which the batch circuit for `b`

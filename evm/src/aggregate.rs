@@ -26,6 +26,7 @@ use batch_ecdsa::prover::circuit::{witnesses_from_batch, CircuitKind};
 use batch_ecdsa::prover::srs::{self, SetupIdentity, SetupSource, Srs};
 use batch_ecdsa::prover::transcript::evm_calldata;
 use batch_ecdsa_circuits::ecdsa::{BatchEcdsaCircuit, SignatureWitness, Statement};
+use batch_ecdsa_circuits::limits::{self, SizeError};
 use batch_ecdsa_circuits::plan::Plan;
 use halo2_proofs::halo2curves::bn256::{Bn256, Fr, G1Affine};
 use halo2_proofs::plonk::{keygen_pk, keygen_vk, ProvingKey, VerifyingKey};
@@ -146,10 +147,10 @@ pub fn load_setup(
     Ok((inner, outer))
 }
 
-/// The inner circuit's k for `n` signatures stating `statement`.
-pub fn inner_k(n: usize, statement: Statement) -> u32 {
-    let kind = CircuitKind::Batch;
-    Plan::new_for(kind, n, kind.default_window(), statement).k
+/// The inner circuit's k for `n` signatures stating `statement`, from the planner's table (no
+/// layout), or why the batch circuit does not prove `n` signatures.
+pub fn inner_k(n: usize, statement: Statement) -> Result<u32, SizeError> {
+    limits::planned_k(CircuitKind::Batch, statement, n)
 }
 
 /// Whether `a` and `b` come from one SRS (one τ): equal `τ·G1` and `τ·G2`.
@@ -181,9 +182,7 @@ pub fn inner_snark_of(
     statement: Statement,
     inner_params: &ParamsKZG<Bn256>,
 ) -> Result<Inner, String> {
-    if witnesses.is_empty() {
-        return Err("an empty batch proves nothing".into());
-    }
+    inner_k(witnesses.len(), statement).map_err(|e| e.to_string())?;
     let kind = CircuitKind::Batch;
     let plan = Plan::new_for(kind, witnesses.len(), kind.default_window(), statement);
     let circuit = BatchEcdsaCircuit::new(plan.params.clone(), witnesses, plan.window)
@@ -490,7 +489,12 @@ pub fn measure_aggregation(
     solc: &Solc,
     log: &dyn Fn(&str),
 ) -> Result<AggregateMeasured, String> {
-    let (inner_srs, outer_srs) = load_setup(source, params_dir, inner_k(b, statement), shape.k)?;
+    let (inner_srs, outer_srs) = load_setup(
+        source,
+        params_dir,
+        inner_k(b, statement).map_err(|e| e.to_string())?,
+        shape.k,
+    )?;
     log(&format!("setup: {}", outer_srs.identity.describe()));
     let inner = inner_snark(b, statement, &inner_srs.params)?;
     log(&inner_line(&inner, statement));

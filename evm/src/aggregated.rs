@@ -222,7 +222,7 @@ impl AggregatedProofFile {
             )));
         }
         // From the text again: the derived reader refuses a field given twice.
-        serde_json::from_str(&text).map_err(|e| bad(format!("{}: {e}", path.display())))
+        batch_ecdsa::json::parse(&text).map_err(|e| bad(format!("{}: {e}", path.display())))
     }
 
     /// Decodes and checks the file: format, statement, counts, and under the digest

@@ -36,6 +36,7 @@ use std::time::{Duration, Instant};
 use crate::native::digest::batch_digest;
 use batch_ecdsa_circuits::ecdsa::digest::{address_of, be_bytes32};
 use batch_ecdsa_circuits::ecdsa::{SignatureWitness, Statement};
+use batch_ecdsa_circuits::limits;
 use halo2_proofs::halo2curves::bn256::{Bn256, G1Affine};
 use halo2_proofs::plonk::{ProvingKey, VerifyingKey};
 use halo2_proofs::poly::kzg::commitment::ParamsKZG;
@@ -45,6 +46,7 @@ use rand_chacha::ChaCha20Rng;
 use super::circuit::{
     witnesses_from_batch, AnyCircuit, CircuitKind, CircuitStats, WitnessBuildError,
 };
+use super::memory;
 use super::params::ParamsError;
 use super::proof::{
     self, digest_record, DigestPair, ProofFile, ProofFileError, ProveError, PublicInputRecord,
@@ -121,6 +123,8 @@ pub enum ProverError {
     Witness(#[from] WitnessBuildError),
     #[error(transparent)]
     Prove(#[from] ProveError),
+    #[error(transparent)]
+    Memory(#[from] super::memory::MemoryError),
 }
 
 impl ProverError {
@@ -269,6 +273,10 @@ impl Prover {
         let template = template?;
         let stats = template.stats();
         let k = template.k();
+        // The least memory keys and a proof need, against what the machine has, before the
+        // params or keys are allocated.
+        let needed = memory::proving_bytes_lower_bound(&template.constraint_system(), k);
+        memory::check(k, needed, memory::available_bytes())?;
         let (srs, params_t) = timed(progress, Phase::Setup, || {
             srs::load(&setup.params, params_dir, k, None, true)
         });
@@ -685,6 +693,16 @@ impl Verifier {
             return Err(VerifyError::InsecureSetup);
         }
         let k = file.k;
+        // The planner's k from its table, before anything is laid out (a file built in
+        // memory skips `ProofFile::parse`, which checks the same).
+        let planned = limits::planned_k(file.circuit, file.statement, file.batch_size)
+            .map_err(|e| VerifyError::Invalid(e.to_string()))?;
+        if planned != k {
+            return Err(VerifyError::Invalid(format!(
+                "the proof claims k = {k}, but the {} circuit for B = {} has k = {planned}",
+                file.circuit, file.batch_size
+            )));
+        }
         let (circuit, _) = timed(progress, Phase::Layout, || {
             AnyCircuit::fitted_for_size_stating(file.circuit, file.batch_size, file.statement)
         });

@@ -19,6 +19,7 @@ use batch_ecdsa_circuits::ecdsa::{
     BatchEcdsaCircuit, NaiveEcdsaCircuit, SignatureWitness, Statement,
 };
 use batch_ecdsa_circuits::layout::{Builder, LayoutParams, Native};
+use batch_ecdsa_circuits::limits::{self, SizeError};
 use batch_ecdsa_circuits::plan::{configured, Plan};
 use ff::{Field, PrimeField};
 use halo2_proofs::plonk::{Circuit, ConstraintSystem};
@@ -60,6 +61,10 @@ pub enum WitnessBuildError {
     /// An empty batch.
     #[error("the batch is empty")]
     Empty,
+    /// More signatures than the circuit proves (checked from the planner's table before any
+    /// layout).
+    #[error(transparent)]
+    Size(#[from] SizeError),
 }
 
 /// The circuit witness of one ECDSA* item. Fails (naming `index`) only on what no valid
@@ -188,6 +193,7 @@ impl AnyCircuit {
         if b == 0 {
             return Err(WitnessBuildError::Empty);
         }
+        limits::planned_k(kind, statement, b)?;
         Ok(Self::fitted_stating(
             kind,
             SignatureWitness::placeholders(b),

@@ -12,6 +12,7 @@ pub mod api;
 #[cfg(feature = "cli")]
 pub mod bars;
 pub mod circuit;
+pub mod memory;
 pub mod params;
 pub mod proof;
 pub mod proving_key;

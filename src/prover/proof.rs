@@ -55,6 +55,7 @@ use crate::native::digest::batch_digest;
 use batch_ecdsa_circuits::ecdsa::digest::digest_instance;
 use batch_ecdsa_circuits::ecdsa::Statement;
 use batch_ecdsa_circuits::layout::{LayoutParams, Native};
+use batch_ecdsa_circuits::limits;
 use halo2_proofs::halo2curves::bn256::{Bn256, G1Affine};
 use halo2_proofs::plonk::{Circuit, ProvingKey, VerifyingKey};
 use halo2_proofs::poly::commitment::ParamsProver;
@@ -82,13 +83,11 @@ use crate::native::public_key::PublicKey;
 /// setup identity (module doc).
 pub const PROOF_FILE_VERSION: u32 = 3;
 
-/// Largest proof file read, in bytes: a digest proof file of [`MAX_BATCH_SIZE`] signatures is
-/// about 0.7 MB (per signature ~150 bytes of records, plus a proof of at most tens of KB).
+/// Largest proof file read, in bytes: a proof file of the largest batch any circuit proves
+/// ([`batch_ecdsa_circuits::limits::largest_batch`], about a thousand signatures) is under
+/// 0.3 MB (per signature ~150 bytes of records in pretty JSON, plus a proof of at most tens
+/// of KB).
 pub const MAX_PROOF_FILE_BYTES: u64 = 4 << 20;
-
-/// Largest batch size a proof file may name (a verifier lays the circuit out for it: 4096
-/// signatures need about k = 28, far beyond any params in use).
-pub const MAX_BATCH_SIZE: usize = 4096;
 
 /// Why a proof could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -107,7 +106,7 @@ pub enum ProofFileError {
     #[error(
         "proof file version {0} is not supported (this build reads version {PROOF_FILE_VERSION})"
     )]
-    Version(u32),
+    Version(u64),
     #[error(
         "proof file version 1 was made before the relation-block soundness fix: such a proof \
          proves nothing (see the README's security note); prove the batch again"
@@ -271,7 +270,7 @@ impl ProofFile {
             Some(v) if v == u64::from(PROOF_FILE_VERSION) => {}
             Some(1) => return Err(ProofFileError::BeforeSoundnessFix),
             Some(2) => return Err(ProofFileError::BeforeSetupIdentity),
-            Some(v) => return Err(ProofFileError::Version(v.min(u64::from(u32::MAX)) as u32)),
+            Some(v) => return Err(ProofFileError::Version(v)),
             None => {
                 return Err(ProofFileError::Field(
                     "no numeric `version` field: not a batch-ecdsa proof file".into(),
@@ -280,8 +279,7 @@ impl ProofFile {
         }
         // Parsed again from the text, not from `value`: a JSON object with a key twice would
         // have kept its last value there, while the derived reader refuses a duplicate field.
-        let file: ProofFile =
-            serde_json::from_str(text).map_err(|e| ProofFileError::NotJson(e.to_string()))?;
+        let file: ProofFile = crate::json::parse(text).map_err(ProofFileError::NotJson)?;
         file.check_form()?;
         Ok(file)
     }
@@ -321,23 +319,30 @@ impl ProofFile {
                 self.multiopen
             )));
         }
-        if self.batch_size > MAX_BATCH_SIZE {
-            return Err(ProofFileError::Field(format!(
-                "batch_size {} is above the largest supported ({MAX_BATCH_SIZE})",
-                self.batch_size
-            )));
-        }
-        if self.batch_size == 0 || self.public_inputs.len() != self.batch_size {
+        if self.public_inputs.len() != self.batch_size {
             return Err(ProofFileError::Field(format!(
                 "batch_size is {} but there are {} public inputs",
                 self.batch_size,
                 self.public_inputs.len()
             )));
         }
-        if self.k == 0 || self.k > super::params::MAX_K {
+        // The planner's k for the claimed circuit, statement and B, from its table: a claim
+        // beyond what the circuit proves, or a k the planner would not choose, is refused
+        // here, before any verifier lays a circuit out for it.
+        let planned = limits::planned_k(self.circuit, self.statement, self.batch_size)
+            .map_err(|e| ProofFileError::Field(format!("batch_size: {e}")))?;
+        if self.k != planned {
             return Err(ProofFileError::Field(format!(
-                "k = {} is out of range",
-                self.k
+                "k = {} but the {} circuit for B = {} has k = {planned}",
+                self.k, self.circuit, self.batch_size
+            )));
+        }
+        if self.window != self.circuit.default_window() {
+            return Err(ProofFileError::Field(format!(
+                "window = {} but the {} circuit is laid out with window {}",
+                self.window,
+                self.circuit,
+                self.circuit.default_window()
             )));
         }
         if self.setup.k != self.k {
@@ -652,8 +657,8 @@ mod tests {
             statement: Statement::Keys,
             circuit: CircuitKind::Batch,
             batch_size: 2,
-            k: 17,
-            window: 4,
+            k: 14,
+            window: 5,
             transcript: "blake2b".into(),
             multiopen: "shplonk".into(),
             setup: SetupIdentity {
@@ -661,7 +666,7 @@ mod tests {
                 file: None,
                 tau_g2: encode_hex(&[1u8; 32]),
                 g1_powers: encode_hex(&[2u8; 32]),
-                k: 17,
+                k: 14,
             },
             public_inputs: items
                 .iter()
@@ -835,7 +840,7 @@ mod tests {
                 "unknown setup kind",
             ),
             (
-                f.to_json().replace("\"k\": 17\n  }", "\"k\": 16\n  }"),
+                f.to_json().replace("\"k\": 14\n  }", "\"k\": 16\n  }"),
                 "setup.k = 16",
             ),
             (
@@ -864,8 +869,26 @@ mod tests {
                 "public input 1: pubkey",
             ),
             (
-                f.to_json().replace("\"k\": 17,", "\"k\": 17, \"k\": 16,"),
+                f.to_json().replace("\"k\": 14,", "\"k\": 14, \"k\": 16,"),
                 "duplicate field `k`",
+            ),
+            // Claims checked against the planner's table before any layout.
+            (
+                f.to_json().replace("\"k\": 14,", "\"k\": 15,"),
+                "k = 15 but the batch circuit for B = 2 has k = 14",
+            ),
+            (
+                f.to_json().replace("\"window\": 5", "\"window\": 64"),
+                "window = 64 but the batch circuit is laid out with window 5",
+            ),
+            (
+                f.to_json()
+                    .replace("\"version\": 3", "\"version\": 18446744073709551615"),
+                "version 18446744073709551615 is not supported",
+            ),
+            (
+                f.to_json().replace("\"k\": 14,", "\"k\": null,"),
+                "k: invalid type: null",
             ),
         ];
         for (text, want) in cases {

@@ -56,6 +56,9 @@ pub enum DecodeError {
     TypedYParity,
     #[error("malformed RLP: {0}")]
     Rlp(String),
+    /// A fault located in one field of the transaction's list.
+    #[error("malformed RLP in field `{field}`: {reason}")]
+    Field { field: &'static str, reason: String },
     #[error("{0} trailing byte(s) after the transaction")]
     TrailingBytes(usize),
 }
@@ -144,7 +147,7 @@ pub(super) fn rlp_error(e: &alloy_rlp::Error) -> DecodeError {
     match e {
         alloy_rlp::Error::Custom(m) if m.contains("parity") => DecodeError::LegacyV,
         alloy_rlp::Error::Custom(m) if m.contains("bool") => DecodeError::TypedYParity,
-        other => DecodeError::Rlp(other.to_string()),
+        other => DecodeError::Rlp(super::wide_fee::describe_rlp(other)),
     }
 }
 
@@ -175,9 +178,14 @@ pub fn decode_signed_tx(raw: &[u8]) -> Result<DecodedTx, DecodeError> {
             };
             // A field too wide for alloy's type, e.g. a fee ≥ 2¹²⁸ in its u128: our own
             // decoder, with 256-bit fees, says whether the transaction is well formed.
+            // Any other fault: the same decoder, whose errors name the field, says where;
+            // the transaction is refused either way.
             return match error {
                 alloy_rlp::Error::Overflow => super::wide_fee::decode_wide_fee(raw),
-                other => Err(rlp_error(&other)),
+                other => match super::wide_fee::decode_wide_fee(raw) {
+                    Err(located @ DecodeError::Field { .. }) => Err(located),
+                    _ => Err(rlp_error(&other)),
+                },
             };
         }
     };

@@ -41,9 +41,15 @@ pub fn load_txs_file(path: &Path) -> Result<Vec<Vec<u8>>, Vec<TxFileError>> {
 
 /// Parses the text of a transactions file (module doc).
 pub fn parse_txs_text(text: &str) -> Result<Vec<Vec<u8>>, Vec<TxFileError>> {
+    if text.trim_start().starts_with('{') {
+        return Err(vec![TxFileError::NotJson(
+            "a JSON object; a transactions file is a JSON array of hex strings, or one hex \
+             string a line"
+                .into(),
+        )]);
+    }
     let items: Vec<String> = if text.trim_start().starts_with('[') {
-        serde_json::from_str::<Vec<String>>(text)
-            .map_err(|e| vec![TxFileError::NotJson(e.to_string())])?
+        crate::json::parse::<Vec<String>>(text).map_err(|e| vec![TxFileError::NotJson(e)])?
     } else {
         text.lines()
             .map(str::trim)
@@ -99,6 +105,10 @@ mod tests {
         assert_eq!(e.len(), 2);
         assert!(matches!(e[0], TxFileError::Hex { index: 1, .. }));
         assert!(matches!(e[1], TxFileError::Hex { index: 2, .. }));
+        let e = parse_txs_text(r#" {"txs": ["0xc0"]}"#).unwrap_err();
+        assert!(e[0].to_string().contains("a JSON object"), "{}", e[0]);
+        let e = parse_txs_text(r#"["0xc0", 7]"#).unwrap_err();
+        assert!(e[0].to_string().contains("[1]: invalid type"), "{}", e[0]);
         assert!(matches!(
             parse_txs_text("[1, 2]").unwrap_err()[0],
             TxFileError::NotJson(_)

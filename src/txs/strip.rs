@@ -150,7 +150,7 @@ impl StrippedFile {
     /// Parses a stripped-transactions file; the counts must be consistent (B transactions,
     /// stripped = unsigned + 20·B raw bytes).
     pub fn parse(text: &str) -> Result<Self, String> {
-        let f: StrippedFile = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let f: StrippedFile = crate::json::parse(text)?;
         if f.format != STRIPPED_FORMAT {
             return Err(format!(
                 "format is {:?}, expected {STRIPPED_FORMAT:?}",

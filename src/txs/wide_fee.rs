@@ -26,8 +26,52 @@ use alloy_rlp::{Decodable, Encodable, Header};
 
 use super::decode::{rlp_error, DecodeError, DecodedTx, TxFacts, TxType};
 
+/// An RLP fault and the field it is in.
+type Located<T> = Result<T, (&'static str, alloy_rlp::Error)>;
+
+/// `r`, its error tagged with the field `name`.
+fn at<T>(name: &'static str, r: alloy_rlp::Result<T>) -> Located<T> {
+    r.map_err(|e| (name, e))
+}
+
+/// A located fault as the user reads it: the field's name and what is wrong, in our words
+/// (v and y-parity keep their own variants).
+fn field_error((field, e): (&'static str, alloy_rlp::Error)) -> DecodeError {
+    match rlp_error(&e) {
+        DecodeError::Rlp(_) => DecodeError::Field {
+            field,
+            reason: describe_rlp(&e),
+        },
+        other => other,
+    }
+}
+
+/// alloy-rlp's error in words that say what the bytes do wrong.
+pub(super) fn describe_rlp(e: &alloy_rlp::Error) -> String {
+    use alloy_rlp::Error as E;
+    match e {
+        E::Overflow => "integer wider than the field's type".into(),
+        E::LeadingZero => "integer with a leading zero byte (not canonical RLP)".into(),
+        E::InputTooShort => "its declared length runs past the end of the transaction".into(),
+        E::NonCanonicalSingleByte => {
+            "a single byte below 0x80 wrapped in a header (not canonical RLP)".into()
+        }
+        E::NonCanonicalSize => {
+            "a length written with more bytes than it needs (not canonical RLP)".into()
+        }
+        E::UnexpectedLength => "wrong length for the field's type".into(),
+        E::UnexpectedString => "a string where a list belongs".into(),
+        E::UnexpectedList => "a list where a string belongs".into(),
+        E::ListLengthMismatch { expected, got } => {
+            format!("the list header declares {expected} bytes, its items take {got}")
+        }
+        other => other.to_string(),
+    }
+}
+
 /// Decodes one raw signed transaction whose fees may be 2¹²⁸ wei or more (module doc).
-/// Never panics.
+/// Never panics. A fault names the field it is in ([`DecodeError::Field`]), which is why
+/// [`super::decode`] also runs this on a transaction alloy refuses, to say where.
 pub fn decode_wide_fee(raw: &[u8]) -> Result<DecodedTx, DecodeError> {
     let rlp = |e: alloy_rlp::Error| rlp_error(&e);
     let (tx_type, mut rest) = match *raw.first().ok_or(DecodeError::Empty)? {
@@ -40,27 +84,35 @@ pub fn decode_wide_fee(raw: &[u8]) -> Result<DecodedTx, DecodeError> {
         t @ 0x05..=0x7f => return Err(DecodeError::UnknownType(t)),
         _ => return Err(rlp(alloy_rlp::Error::UnexpectedString)),
     };
-    let list = Header::decode_bytes(&mut rest, true).map_err(rlp)?;
+    let list =
+        Header::decode_bytes(&mut rest, true).map_err(|e| field_error(("list header", e)))?;
     if !rest.is_empty() {
         return Err(DecodeError::TrailingBytes(rest.len()));
     }
     let mut fields = list;
-    let (chain_id, facts) = unsigned_fields(tx_type, &mut fields).map_err(rlp)?;
+    let (chain_id, facts) = unsigned_fields(tx_type, &mut fields).map_err(field_error)?;
     let unsigned = &list[..list.len() - fields.len()];
     let (y_parity, chain_id) = if tx_type == TxType::Legacy {
-        let v = u128::decode(&mut fields).map_err(rlp)?;
+        let v = at("v", u128::decode(&mut fields)).map_err(field_error)?;
         alloy_consensus::transaction::from_eip155_value(v)
             .ok_or_else(|| rlp(alloy_rlp::Error::Custom("invalid parity value")))?
     } else {
-        (bool::decode(&mut fields).map_err(rlp)?, chain_id)
+        (
+            at("y_parity", bool::decode(&mut fields)).map_err(field_error)?,
+            chain_id,
+        )
     };
-    let r = U256::decode(&mut fields).map_err(rlp)?.to_be_bytes::<32>();
-    let s = U256::decode(&mut fields).map_err(rlp)?.to_be_bytes::<32>();
+    let r = at("r", U256::decode(&mut fields)).map_err(field_error)?;
+    let s = at("s", U256::decode(&mut fields)).map_err(field_error)?;
+    let (r, s) = (r.to_be_bytes::<32>(), s.to_be_bytes::<32>());
     if !fields.is_empty() {
-        return Err(rlp(alloy_rlp::Error::ListLengthMismatch {
-            expected: list.len(),
-            got: list.len() - fields.len(),
-        }));
+        return Err(DecodeError::Field {
+            field: "after s",
+            reason: format!(
+                "{} byte(s) of items after the signature (the type has no more fields)",
+                fields.len()
+            ),
+        });
     }
     // EIP-155 signs [chain_id, 0, 0] after the six fields.
     let mut eip155 = Vec::new();
@@ -91,34 +143,43 @@ pub fn decode_wide_fee(raw: &[u8]) -> Result<DecodedTx, DecodeError> {
 
 /// The fields before the signature, in the type's order: the chain id of a typed transaction
 /// and the facts the rules read.
-fn unsigned_fields(tx_type: TxType, d: &mut &[u8]) -> alloy_rlp::Result<(Option<u64>, TxFacts)> {
+fn unsigned_fields(tx_type: TxType, d: &mut &[u8]) -> Located<(Option<u64>, TxFacts)> {
     let typed = tx_type != TxType::Legacy;
-    let chain_id = if typed { Some(u64::decode(d)?) } else { None };
-    let nonce = u64::decode(d)?;
-    let (max_priority_fee_per_gas, max_fee_per_gas) = match tx_type {
-        TxType::Legacy | TxType::Eip2930 => (None, U256::decode(d)?),
-        _ => (Some(U256::decode(d)?), U256::decode(d)?),
+    let chain_id = if typed {
+        Some(at("chain_id", u64::decode(d))?)
+    } else {
+        None
     };
-    let gas_limit = u64::decode(d)?;
+    let nonce = at("nonce", u64::decode(d))?;
+    let (max_priority_fee_per_gas, max_fee_per_gas) = match tx_type {
+        TxType::Legacy | TxType::Eip2930 => (None, at("gas_price", U256::decode(d))?),
+        _ => (
+            Some(at("max_priority_fee_per_gas", U256::decode(d))?),
+            at("max_fee_per_gas", U256::decode(d))?,
+        ),
+    };
+    let gas_limit = at("gas_limit", u64::decode(d))?;
     // EIP-4844 and EIP-7702 transactions cannot create: their `to` is an address.
     let is_create = match tx_type {
-        TxType::Eip4844 | TxType::Eip7702 => Address::decode(d).map(|_| false)?,
-        _ => TxKind::decode(d)?.is_create(),
+        TxType::Eip4844 | TxType::Eip7702 => at("to", Address::decode(d)).map(|_| false)?,
+        _ => at("to", TxKind::decode(d))?.is_create(),
     };
-    U256::decode(d)?; // value
-    let input = Bytes::decode(d)?;
+    at("value", U256::decode(d))?;
+    let input = at("input", Bytes::decode(d))?;
     let access_list = if typed {
-        Some(AccessList::decode(d)?)
+        Some(at("access_list", AccessList::decode(d))?)
     } else {
         None
     };
     let (mut blob_hashes, mut authorizations) = (0, 0);
     match tx_type {
         TxType::Eip4844 => {
-            U256::decode(d)?; // max fee per blob gas
-            blob_hashes = Vec::<B256>::decode(d)?.len();
+            at("max_fee_per_blob_gas", U256::decode(d))?;
+            blob_hashes = at("blob_versioned_hashes", Vec::<B256>::decode(d))?.len();
         }
-        TxType::Eip7702 => authorizations = Vec::<SignedAuthorization>::decode(d)?.len(),
+        TxType::Eip7702 => {
+            authorizations = at("authorization_list", Vec::<SignedAuthorization>::decode(d))?.len()
+        }
         _ => {}
     }
     let facts = TxFacts {
@@ -204,23 +265,33 @@ mod tests {
         // A leading zero on the fee: non-canonical.
         let mut zero_led = vec![0x92, 0x00];
         zero_led.extend_from_slice(&fee[1..]);
-        assert!(
-            matches!(bad(legacy(&zero_led, &[])), DecodeError::Rlp(m) if m.contains("leading zero"))
-        );
+        assert!(matches!(
+            bad(legacy(&zero_led, &[])),
+            DecodeError::Field { field: "gas_price", reason } if reason.contains("leading zero")
+        ));
         // A trailing byte after the list.
         let mut trailing = legacy(&fee, &[]);
         trailing.push(0x80);
         assert_eq!(bad(trailing), DecodeError::TrailingBytes(1));
         // A tenth field, or a field missing (s).
-        assert!(matches!(bad(legacy(&fee, &[0x80])), DecodeError::Rlp(_)));
+        assert!(matches!(
+            bad(legacy(&fee, &[0x80])),
+            DecodeError::Field {
+                field: "after s",
+                ..
+            }
+        ));
         let mut short = legacy(&fee, &[]);
         short.pop();
         short[0] -= 1;
-        assert!(matches!(bad(short), DecodeError::Rlp(_)));
+        assert!(matches!(bad(short), DecodeError::Field { field: "s", .. }));
         // A fee over 256 bits, and v neither 27/28 nor EIP-155's.
         let mut wide = vec![0xa1, 0x01];
         wide.extend_from_slice(&[0; 32]);
-        assert!(matches!(bad(legacy(&wide, &[])), DecodeError::Rlp(m) if m.contains("overflow")));
+        assert!(matches!(
+            bad(legacy(&wide, &[])),
+            DecodeError::Field { field: "gas_price", reason } if reason.contains("wider than")
+        ));
         let mut v29 = legacy(&fee, &[]);
         let at = v29.len() - 3;
         v29[at] = 29;

@@ -66,7 +66,7 @@ fn run(args: &Args) -> Result<(), String> {
     let solc = Solc::locate_or_install().map_err(|e| e.to_string())?;
     if !args.sweep.is_empty() {
         let source = args.setup.source();
-        let ik = inner_k(args.count, args.statement);
+        let ik = inner_k(args.count, args.statement).map_err(|e| e.to_string())?;
         let first = args.sweep.first().copied().unwrap_or(ik);
         let (inner_srs, _) = load_setup(&source, &args.setup.params_dir, ik, first.max(ik))?;
         let inner = inner_snark(args.count, args.statement, &inner_srs.params)?;

@@ -81,6 +81,8 @@ fn run(args: &Args) -> Result<(), ExitCode> {
     };
     let batch = args.input.load(txs.as_ref(), 2).map_err(ExitCode::from)?;
     let b = batch.len();
+    // The batch circuit's limit, from the planner's table, before any signature is checked.
+    let ik = inner_k(b, args.statement).map_err(|e| fail(2, [e.to_string()]))?;
     let witnesses = match witnesses_from_batch(&batch, args.setup.policy(), true) {
         Ok(w) => w,
         Err(WitnessBuildError::Invalid(invalid)) => {
@@ -106,13 +108,8 @@ fn run(args: &Args) -> Result<(), ExitCode> {
     if source.kind().is_insecure() {
         log("WARNING: INSECURE fixed-seed development setup: anyone can forge proofs under it; the folder is a test fixture, never deploy its verifier");
     }
-    let (inner_srs, outer_srs) = load_setup(
-        &source,
-        &args.setup.params_dir,
-        inner_k(witnesses.len(), statement),
-        args.k,
-    )
-    .map_err(|e| fail(2, [e]))?;
+    let (inner_srs, outer_srs) =
+        load_setup(&source, &args.setup.params_dir, ik, args.k).map_err(|e| fail(2, [e]))?;
     log(&format!("setup: {}", outer_srs.identity.describe()));
     let inner =
         inner_snark_of(witnesses, statement, &inner_srs.params).map_err(|e| fail(2, [e]))?;

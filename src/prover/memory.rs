@@ -1,0 +1,114 @@
+//! The memory a proving key and a proof need at least, checked against what the machine has
+//! before any key is made, so that a batch too large for the machine is a clear refusal
+//! with the figure, not an allocation abort minutes in.
+//!
+//! The figure is a **lower bound** from the constraint system (it never refuses a batch the
+//! machine could prove): with `n = 2^k` rows of 32-byte field elements,
+//!
+//! ```text
+//!   polys  = fixed + advice + instance + 3·lookups + permutation sigmas + ⌈perm cols / (d − 2)⌉
+//!   bytes ≥ 2 · polys · n · 32  +  4 · 2^⌈log₂(d − 1)⌉ · n · 32
+//! ```
+//!
+//! (every committed or fixed polynomial is held as values and as coefficients, and the
+//! quotient is evaluated over the extended domain of `2^⌈log₂(d − 1)⌉ · n` points, `d` the
+//! constraint degree, in a few vectors at once). Measured peaks are 2–4× the bound (the
+//! prover also keeps cosets, the MSM bases and the witness builders).
+
+use halo2_proofs::plonk::ConstraintSystem;
+
+use batch_ecdsa_circuits::layout::Native;
+
+/// The bytes proving a circuit of `2^k` rows with constraint system `cs` needs at least.
+pub fn proving_bytes_lower_bound(cs: &ConstraintSystem<Native>, k: u32) -> u64 {
+    let n = 1u64 << k;
+    let degree = cs.degree().max(3) as u64;
+    let perm = cs.permutation().get_columns().len() as u64;
+    let polys = cs.num_fixed_columns() as u64
+        + cs.num_selectors() as u64
+        + cs.num_advice_columns() as u64
+        + cs.num_instance_columns() as u64
+        + 3 * cs.lookups().len() as u64
+        + perm
+        + perm.div_ceil(degree - 2);
+    let extended = (degree - 1).next_power_of_two();
+    2 * polys * n * 32 + 4 * extended * n * 32
+}
+
+/// The memory this machine can give a new allocation now: `MemAvailable` plus `SwapFree`
+/// from `/proc/meminfo`, or `None` where that cannot be read (then nothing is refused).
+pub fn available_bytes() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let field = |name: &str| -> Option<u64> {
+        let line = text.lines().find(|l| l.starts_with(name))?;
+        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        kb.checked_mul(1024)
+    };
+    Some(field("MemAvailable:")?.saturating_add(field("SwapFree:").unwrap_or(0)))
+}
+
+/// Too little memory for the proving key and the proof.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "not enough memory: proving at k = {k} needs at least {} GiB, this machine has {} GiB \
+     available (refused before making keys; prove a smaller batch or on a larger machine)",
+    gib(*needed),
+    gib(*available)
+)]
+pub struct MemoryError {
+    pub k: u32,
+    pub needed: u64,
+    pub available: u64,
+}
+
+fn gib(bytes: u64) -> String {
+    format!("{:.1}", bytes as f64 / f64::from(1u32 << 30))
+}
+
+/// Refuses when `needed` bytes exceed `available` (where that is known).
+pub fn check(k: u32, needed: u64, available: Option<u64>) -> Result<(), MemoryError> {
+    match available {
+        Some(available) if needed > available => Err(MemoryError {
+            k,
+            needed,
+            available,
+        }),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_only_above_what_is_available() {
+        assert!(check(20, 10, Some(10)).is_ok());
+        assert!(check(20, 10, None).is_ok());
+        let e = check(26, 3 << 30, Some(1 << 30)).unwrap_err();
+        assert_eq!(e.needed, 3 << 30);
+        assert!(e.to_string().contains("at least 3.0 GiB"), "{e}");
+        assert!(e.to_string().contains("1.0 GiB available"), "{e}");
+    }
+
+    #[test]
+    fn machine_memory_is_read() {
+        let a = available_bytes().expect("/proc/meminfo on Linux");
+        assert!(a > 1 << 20);
+    }
+
+    #[test]
+    fn bound_doubles_with_k() {
+        let mut cs = ConstraintSystem::<Native>::default();
+        let a = cs.advice_column();
+        let f = cs.fixed_column();
+        cs.create_gate("g", |m| {
+            let a = m.query_advice(a, halo2_proofs::poly::Rotation::cur());
+            let f = m.query_fixed(f, halo2_proofs::poly::Rotation::cur());
+            vec![a.clone() * a * f]
+        });
+        let b = proving_bytes_lower_bound(&cs, 10);
+        assert!(b > 0);
+        assert_eq!(proving_bytes_lower_bound(&cs, 11), 2 * b);
+    }
+}
