@@ -162,8 +162,9 @@ impl AggregatedError {
     }
 }
 
+/// Bad input, the message clipped (a field's value may be megabytes long).
 fn bad(what: impl Into<String>) -> AggregatedError {
-    AggregatedError::BadInput(what.into())
+    AggregatedError::BadInput(batch_ecdsa::json::clip(&what.into()))
 }
 
 fn word(text: &str, what: &str) -> Result<[u8; 32], AggregatedError> {

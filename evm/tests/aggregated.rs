@@ -494,3 +494,53 @@ fn trust_comes_from_the_user_not_the_folder() {
     assert_eq!(code, 0, "{out}{err}");
     std::fs::remove_dir_all(&base).unwrap();
 }
+
+/// The bad-input suite's share for `aggregated.json`: every field of the committed file removed
+/// and replaced by hostile values, and the text truncated: each is refused on reading or
+/// decoding, with a short message (values clipped), never a panic.
+#[test]
+fn aggregated_file_mutants_are_refused_with_short_messages() {
+    let text = std::fs::read_to_string(txs_dir().join("aggregated.json")).unwrap();
+    let root: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let serde_json::Value::Object(fields) = &root else {
+        panic!("an object")
+    };
+    let hostile = [
+        serde_json::Value::Null,
+        serde_json::json!(-1),
+        serde_json::json!(u64::MAX),
+        serde_json::json!("z".repeat(100_000)),
+        serde_json::json!("0x".to_string() + &"ff".repeat(50_000)),
+        serde_json::json!([]),
+        serde_json::json!({}),
+    ];
+    let mut mutants = Vec::new();
+    for key in fields.keys() {
+        let mut removed = root.clone();
+        removed.as_object_mut().unwrap().remove(key);
+        mutants.push(removed.to_string());
+        for v in &hostile {
+            let mut replaced = root.clone();
+            replaced[key.as_str()] = v.clone();
+            mutants.push(replaced.to_string());
+        }
+    }
+    for i in 1..20 {
+        mutants.push(text[..text.len() * i / 20].to_string());
+    }
+    let dir = std::env::temp_dir().join(format!("batch-ecdsa-agg-mutants-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for m in &mutants {
+        std::fs::write(dir.join("aggregated.json"), m).unwrap();
+        let err = match AggregatedProofFile::load(&dir) {
+            Err(e) => e.to_string(),
+            Ok(f) => match f.decode() {
+                Err(e) => e.to_string(),
+                // A value equal to the original's is no mutant of interest.
+                Ok(_) => continue,
+            },
+        };
+        assert!(err.len() <= 600, "{} bytes: {}", err.len(), &err[..300]);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

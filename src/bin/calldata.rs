@@ -251,7 +251,11 @@ fn default_statement(cli: &Cli) -> Statement {
 /// `path` is not a readable proof file (e.g. a bench file: its rows name their statements).
 /// Modelling a keys proof's bytes with the digest verifier's gas would mix two proofs.
 fn proof_file_statement(path: &std::path::Path) -> Option<Statement> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = batch_ecdsa::fsutil::read_text_bounded(
+        path,
+        batch_ecdsa::prover::proof::MAX_PROOF_FILE_BYTES,
+    )
+    .ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     let o = v.as_object()?;
     o.get("proof")?.as_str()?;
@@ -328,7 +332,9 @@ fn ecrecover_base_help() -> String {
 /// (only decoding and signatures are checked: no chain rules).
 fn txs_counts(path: &std::path::Path) -> Result<ByteCounts, String> {
     let name = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let text =
+        batch_ecdsa::fsutil::read_text_bounded(path, batch_ecdsa::txs::file::MAX_TXS_FILE_BYTES)
+            .map_err(|e| format!("cannot read {name}: {e}"))?;
     if text.trim_start().starts_with('{') {
         return StrippedFile::parse(&text)
             .map(|f| f.bytes)

@@ -164,6 +164,10 @@ fn main() -> ExitCode {
         Err(code) => return code,
     };
     let b = batch.len();
+    // The circuit's limit from the planner's table, before any layout or signature check.
+    if let Err(e) = batch_ecdsa_circuits::limits::planned_k(kind, statement, b) {
+        return bad_input([e.to_string()]);
+    }
 
     if args.cells_only {
         // The layout depends on B only, never on the values.

@@ -47,6 +47,11 @@ struct Args {
     /// With --proof: last stdout line one JSON object.
     #[arg(long)]
     json: bool,
+    /// With --proof: refuse a proof of more than N signatures before any work (a verifier
+    /// service caps what a stranger's file can cost: docs/service.md). Without it, the
+    /// circuit's own limit.
+    #[arg(long, value_name = "N", value_parser = batch_ecdsa::cli::batch_size)]
+    max_batch: Option<usize>,
 }
 
 fn load_batch(path: &Path) -> Result<BatchFile, ExitCode> {
@@ -223,6 +228,16 @@ fn with_proof(args: &Args, path: &Path) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(max) = args.max_batch {
+        if file.batch_size > max {
+            eprintln!(
+                "error: {}: the proof is of {} signatures, more than --max-batch {max}",
+                path.display(),
+                file.batch_size
+            );
+            return ExitCode::from(2);
+        }
+    }
     let policy = args.setup.policy();
     let batch = match load_either(args) {
         Ok(b) => b.map(|(batch, _)| batch),

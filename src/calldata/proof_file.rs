@@ -80,6 +80,8 @@ pub struct BenchRow {
 
 /// Bytes of calldata per public input in the EVM verifier's layout.
 pub const PUBLIC_INPUT_WORD_BYTES: u64 = 32;
+/// Largest proof or bench file `calldata --proof` reads, in bytes.
+pub const MAX_CALLDATA_INPUT_BYTES: u64 = 64 << 20;
 /// Largest public-input count accepted from a bench row.
 pub const MAX_PUBLIC_INPUTS: u64 = 1_000_000;
 
@@ -303,10 +305,13 @@ pub fn proof_input_from_file(
     statement: Statement,
 ) -> Result<ProofInput, ProofFileError> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| ProofFileError::Io {
-        path: name.clone(),
-        source,
-    })?;
+    let text =
+        crate::fsutil::read_text_bounded(path, MAX_CALLDATA_INPUT_BYTES).map_err(|source| {
+            ProofFileError::Io {
+                path: name.clone(),
+                source,
+            }
+        })?;
     proof_input_from_json(&text, &name, batch_size, statement)
 }
 

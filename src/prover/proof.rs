@@ -117,7 +117,8 @@ pub enum ProofFileError {
          development setup whose τ is public (anyone can forge them): prove the batch again"
     )]
     BeforeSetupIdentity,
-    #[error("proof file: {0}")]
+    /// A field's fault (the message clipped: a field's value may be megabytes long).
+    #[error("proof file: {}", crate::json::clip(.0))]
     Field(String),
     #[error("cannot write proof file {path}: {reason}")]
     Write { path: String, reason: String },

@@ -22,18 +22,17 @@ pub enum TxFileError {
     Hex { index: usize, reason: String },
 }
 
-/// Reads a transactions file; every bad hex string is reported, not only the first.
+/// Largest transactions or stripped-transactions file read, in bytes: the largest batch any
+/// circuit proves (about 1,300 transactions) of 24 KB each in hex, with room to spare.
+pub const MAX_TXS_FILE_BYTES: u64 = 64 << 20;
+
+/// Reads a transactions file (at most [`MAX_TXS_FILE_BYTES`]); every bad hex string is
+/// reported, not only the first.
 pub fn load_txs_file(path: &Path) -> Result<Vec<Vec<u8>>, Vec<TxFileError>> {
-    let bytes = std::fs::read(path).map_err(|e| {
+    let text = crate::fsutil::read_text_bounded(path, MAX_TXS_FILE_BYTES).map_err(|e| {
         vec![TxFileError::Io {
             path: path.display().to_string(),
             reason: e.to_string(),
-        }]
-    })?;
-    let text = String::from_utf8(bytes).map_err(|_| {
-        vec![TxFileError::Io {
-            path: path.display().to_string(),
-            reason: "not UTF-8 text".into(),
         }]
     })?;
     parse_txs_text(&text)

@@ -150,6 +150,10 @@ impl StrippedFile {
     /// Parses a stripped-transactions file; the counts must be consistent (B transactions,
     /// stripped = unsigned + 20·B raw bytes).
     pub fn parse(text: &str) -> Result<Self, String> {
+        Self::parse_unclipped(text).map_err(|e| crate::json::clip(&e))
+    }
+
+    fn parse_unclipped(text: &str) -> Result<Self, String> {
         let f: StrippedFile = crate::json::parse(text)?;
         if f.format != STRIPPED_FORMAT {
             return Err(format!(

@@ -119,8 +119,11 @@ fn held_batch(args: &Args) -> Result<Option<Held>, AggregatedError> {
         return Ok(Some((pairs, Some(payloads), "transaction")));
     }
     if let Some(path) = &args.stripped {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| bad(format!("cannot read {}: {e}", path.display())))?;
+        let text = batch_ecdsa::fsutil::read_text_bounded(
+            path,
+            batch_ecdsa::txs::file::MAX_TXS_FILE_BYTES,
+        )
+        .map_err(|e| bad(format!("cannot read {}: {e}", path.display())))?;
         let f = StrippedFile::parse(&text).map_err(|e| bad(format!("{}: {e}", path.display())))?;
         let mut pairs = Vec::new();
         let mut payloads = Vec::new();
