@@ -72,6 +72,11 @@ pub const FORMAT: &str = "batch-ecdsa aggregated proof v2";
 pub const MAX_AGGREGATED_FILE_BYTES: u64 = 4 << 20;
 /// Largest verifier source read, in bytes (the generated ones are about 100 KB).
 pub const MAX_VERIFIER_SOURCE_BYTES: u64 = 2 << 20;
+
+/// Longest outer proof decoded, in bytes: the outer proof is a few KB (3,328 bytes at outer
+/// k = 22); a longer one is refused before any EVM call (its calldata alone would cost more
+/// gas than a block holds).
+pub const MAX_AGGREGATED_PROOF_BYTES: usize = 64 << 10;
 /// The format before the setup identity.
 pub const FORMAT_V1: &str = "batch-ecdsa aggregated proof v1";
 /// Words of the KZG accumulator before the inner public inputs.
@@ -263,6 +268,13 @@ impl AggregatedProofFile {
         let proof = decode_hex(&self.proof).map_err(|e| bad(format!("proof: {e}")))?;
         if proof.is_empty() {
             return Err(bad("the proof is empty"));
+        }
+        if proof.len() > MAX_AGGREGATED_PROOF_BYTES {
+            return Err(bad(format!(
+                "proof too long: {} bytes, an aggregation proof is at most \
+                 {MAX_AGGREGATED_PROOF_BYTES} (one outer proof is 3,328 bytes at k = 22)",
+                proof.len()
+            )));
         }
         let (pairs, digest) = match statement {
             Statement::Keys => {
@@ -460,12 +472,22 @@ pub fn check_pairs(
         .enumerate()
         .filter(|(_, (f, b))| f != b)
         .map(|(i, (f, b))| {
-            let what = match (f.0 == b.0, f.1 == b.1) {
-                (false, false) => "signing hash and address",
-                (false, true) => "signing hash",
-                _ => "address",
-            };
-            format!("{item} {i}: its {what} differ from the proof's")
+            let mut parts = Vec::new();
+            if f.0 != b.0 {
+                parts.push(format!(
+                    "signing hash {} here, {} in the proof",
+                    encode_hex(&b.0),
+                    encode_hex(&f.0)
+                ));
+            }
+            if f.1 != b.1 {
+                parts.push(format!(
+                    "address {} here, {} in the proof",
+                    encode_hex(&b.1),
+                    encode_hex(&f.1)
+                ));
+            }
+            format!("{item} {i} differs from the proof: {}", parts.join("; "))
         })
         .collect();
     if differ.is_empty() {
@@ -779,8 +801,8 @@ mod tests {
         b[1].1[0] ^= 1;
         b[2].0[0] ^= 1;
         let e = check_pairs(&a, &b, "transaction").unwrap_err().to_string();
-        assert!(e.contains("transaction 1: its address"), "{e}");
-        assert!(e.contains("transaction 2: its signing hash"), "{e}");
+        assert!(e.contains("transaction 1 differs from the proof: address 0x"), "{e}");
+        assert!(e.contains("transaction 2 differs from the proof: signing hash 0x"), "{e}");
         assert!(!e.contains("transaction 0"), "{e}");
         assert!(check_pairs(&a, &a[..2], "signature").is_err());
         assert!(check_pairs(&a, &a, "signature").is_ok());

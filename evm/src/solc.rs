@@ -88,6 +88,11 @@ impl Solc {
 
     /// Compiles one Solidity source holding one contract.
     pub fn compile(&self, source: &str) -> Result<Compiled, SolcError> {
+        if source.trim().is_empty() {
+            return Err(SolcError::Compile(
+                "the Solidity source is empty: nothing to compile".into(),
+            ));
+        }
         let mut child = Command::new("node")
             .arg(&self.script)
             .stdin(Stdio::piped())

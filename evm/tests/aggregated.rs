@@ -200,7 +200,8 @@ fn verify_aggregated_command() {
     let (code, _, err) = verify_cli(&["--dir", d, "--batch", other.to_str().unwrap()]);
     assert_eq!(code, 1, "{err}");
     assert!(
-        err.contains("signature 0: its signing hash and address differ"),
+        err.contains("signature 0 differs from the proof: signing hash 0x")
+            && err.contains("; address 0x"),
         "{err}"
     );
 
@@ -278,12 +279,12 @@ fn committed_transactions_proof_verifies_with_what_a_rollup_posts() {
         (
             "payload.json",
             &changed_payload,
-            "transaction 3: its signing hash differ",
+            "transaction 3 differs from the proof: signing hash 0x",
         ),
         (
             "sender.json",
             &changed_sender,
-            "transaction 6: its address differ",
+            "transaction 6 differs from the proof: address 0xabab",
         ),
     ] {
         let path = base.join(name);
@@ -542,5 +543,24 @@ fn aggregated_file_mutants_are_refused_with_short_messages() {
         };
         assert!(err.len() <= 600, "{} bytes: {}", err.len(), &err[..300]);
     }
+    // A proof far longer than an aggregation proof: refused before any EVM call.
+    let mut long = root.clone();
+    long["proof"] = serde_json::json!("0x".to_string() + &"01".repeat(100_000));
+    std::fs::write(dir.join("aggregated.json"), long.to_string()).unwrap();
+    let err = AggregatedProofFile::load(&dir)
+        .unwrap()
+        .decode()
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(err.contains("proof too long: 100000 bytes"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
+    // An empty verifier source: our refusal, not the compiler script's.
+    let err = Solc::locate_or_install()
+        .unwrap()
+        .compile(" \n")
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(err.contains("the Solidity source is empty"), "{err}");
 }
