@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use batch_ecdsa::batch_file::Policy;
 use batch_ecdsa::prover::circuit::{witnesses_from_batch, CircuitKind};
+use batch_ecdsa::prover::memory;
 use batch_ecdsa::prover::srs::{self, SetupIdentity, SetupSource, Srs};
 use batch_ecdsa::prover::transcript::evm_calldata;
 use batch_ecdsa_circuits::ecdsa::{BatchEcdsaCircuit, SignatureWitness, Statement};
@@ -124,8 +125,21 @@ pub struct AggregateRow {
     pub peak_rss_mib: Option<u64>,
 }
 
+/// The least memory the outer keygen and proof at `outer_k` take: the smallest peak measured
+/// (7.9 GiB at outer k = 21, keys statement, B = 1; README, *Aggregation*; 16.8 GiB at k = 22
+/// for the digest statement at B = 32), doubled per k above 21 and halved below.
+pub fn outer_memory_floor(outer_k: u32) -> u64 {
+    let at_21 = 79 * (1u64 << 30) / 10;
+    if outer_k >= 21 {
+        at_21.saturating_mul(1u64 << (outer_k - 21).min(40))
+    } else {
+        at_21 >> (21 - outer_k).min(63)
+    }
+}
+
 /// The inner and outer parameters (one τ, module doc) from `source`: read (a ceremony file),
-/// or loaded or made in `params_dir` (the local and the development setup).
+/// or loaded or made in `params_dir` (the local and the development setup). Refused first
+/// when the machine has less memory than the outer proof takes ([`outer_memory_floor`]).
 pub fn load_setup(
     source: &SetupSource,
     params_dir: &Path,
@@ -137,6 +151,12 @@ pub fn load_setup(
             "the inner circuit's k = {inner_k} exceeds the outer k = {outer_k}"
         ));
     }
+    memory::check(
+        outer_k,
+        outer_memory_floor(outer_k),
+        memory::available_bytes(),
+    )
+    .map_err(|e| e.to_string())?;
     let mut both = srs::load_family(source, params_dir, &[inner_k, outer_k], None, true)
         .map_err(|e| e.to_string())?;
     let outer = both.pop().ok_or("no outer params")?;

@@ -801,8 +801,14 @@ mod tests {
         b[1].1[0] ^= 1;
         b[2].0[0] ^= 1;
         let e = check_pairs(&a, &b, "transaction").unwrap_err().to_string();
-        assert!(e.contains("transaction 1 differs from the proof: address 0x"), "{e}");
-        assert!(e.contains("transaction 2 differs from the proof: signing hash 0x"), "{e}");
+        assert!(
+            e.contains("transaction 1 differs from the proof: address 0x"),
+            "{e}"
+        );
+        assert!(
+            e.contains("transaction 2 differs from the proof: signing hash 0x"),
+            "{e}"
+        );
         assert!(!e.contains("transaction 0"), "{e}");
         assert!(check_pairs(&a, &a[..2], "signature").is_err());
         assert!(check_pairs(&a, &a, "signature").is_ok());

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use batch_ecdsa::prover::srs::{SetupKind, SetupSource};
 use batch_ecdsa_circuits::ecdsa::{Statement, DIGEST_INSTANCE_CELLS};
 use batch_ecdsa_evm::aggregate::{
-    inner_snark, load_setup, measure_aggregation, OuterShape, ACCUMULATOR_LIMBS,
+    inner_snark, load_setup, measure_aggregation, outer_memory_floor, OuterShape, ACCUMULATOR_LIMBS,
 };
 use batch_ecdsa_evm::solc::Solc;
 use batch_ecdsa_evm::EIP170_CODE_LIMIT;
@@ -44,6 +44,24 @@ fn the_inner_and_outer_params_are_one_setup() {
         panic!("the fixed-seed params given as a ceremony file were accepted");
     };
     assert!(e.contains("--insecure-dev-setup"), "{e}");
+}
+
+/// An outer k whose proof needs more memory than this machine has is refused before any params
+/// are read or made, with the figure; the floor stays below the peaks measured.
+#[test]
+fn outer_k_beyond_the_machine_is_refused_first() {
+    let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
+    assert!(gib(outer_memory_floor(21)) <= 7.9 && gib(outer_memory_floor(22)) <= 16.8);
+    assert_eq!(outer_memory_floor(23), 2 * outer_memory_floor(22));
+    let dir = scratch().join("memory");
+    let Err(e) = load_setup(&SetupSource::Local, &dir, 14, 40) else {
+        panic!("outer k = 40 accepted");
+    };
+    assert!(
+        e.contains("not enough memory: proving at k = 40 needs at least"),
+        "{e}"
+    );
+    assert!(!dir.exists(), "params made before the refusal");
 }
 
 #[test]
