@@ -1,4 +1,4 @@
-//! The batch file (format in the README, *Batch file*) and its validation.
+//! The batch file (format in docs/formats.md, *Batch file*) and its validation.
 //!
 //! A batch file is JSON:
 //!

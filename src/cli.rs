@@ -71,7 +71,7 @@ pub struct TxArgs {
     #[arg(long, requires = "txs")]
     pub allow_high_s: bool,
     /// Write what a rollup posts instead of the signed transactions (unsigned transactions and
-    /// senders, with the byte counts; README, *Stripped transactions*), atomically.
+    /// senders, with the byte counts; docs/formats.md, *Stripped transactions*), atomically.
     #[arg(long, requires = "txs")]
     pub strip_out: Option<PathBuf>,
 }
@@ -92,7 +92,7 @@ impl TxArgs {
 /// transactions, or a deterministic demo batch.
 #[derive(clap::Args, Debug, Clone)]
 pub struct BatchArgs {
-    /// The batch file (JSON, format in the README, *Batch file*); without it (and without
+    /// The batch file (JSON, format in docs/formats.md, *Batch file*); without it (and without
     /// --txs) a demo batch is generated.
     #[arg(long, conflicts_with = "count")]
     pub batch: Option<PathBuf>,

@@ -1,4 +1,4 @@
-//! End-to-end tests of `prove` and `verify --proof` (README, *Commands*), with real proofs.
+//! End-to-end tests of `prove` and `verify --proof` (docs/commands.md), with real proofs.
 //!
 //! Proofs are slow (tens of seconds each), so the proving tests use B = 1 (the smallest k of
 //! the batch circuit), share one params-and-keys folder under Cargo's target tmp dir (keys

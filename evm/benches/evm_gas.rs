@@ -25,7 +25,7 @@ use batch_ecdsa_evm::solc::Solc;
 use batch_ecdsa_evm::EIP170_CODE_LIMIT;
 
 /// Keys rows only: the digest verifiers (`batch:B:digest`) do not compile with solc-js 0.8.19
-/// yet (it crashes on their 1.3 MB of Solidity; README, *Verified on Ethereum*), and a failing
+/// yet (it crashes on their 1.3 MB of Solidity; docs/results.md, *Verified on Ethereum*), and a failing
 /// row stops the run.
 const DEFAULT: &str = "batch:1,batch:2,batch:4,batch:8,batch:16,batch:32,naive:1,naive:2";
 

@@ -126,7 +126,7 @@ pub struct AggregateRow {
 }
 
 /// The least memory the outer keygen and proof at `outer_k` take: the smallest peak measured
-/// (7.9 GiB at outer k = 21, keys statement, B = 1; README, *Aggregation*; 16.8 GiB at k = 22
+/// (7.9 GiB at outer k = 21, keys statement, B = 1; docs/results.md, *Aggregation*; 16.8 GiB at k = 22
 /// for the digest statement at B = 32), doubled per k above 21 and halved below.
 pub fn outer_memory_floor(outer_k: u32) -> u64 {
     let at_21 = 79 * (1u64 << 30) / 10;

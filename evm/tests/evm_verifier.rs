@@ -255,7 +255,7 @@ fn digest_statement_evm_calldata_and_verifier_source() {
 /// contract cannot be built here; run it with `--ignored` under a compiler that can
 /// (`BATCH_ECDSA_SOLC`).
 #[test]
-#[ignore = "solc-js 0.8.19 crashes on the 1.3 MB digest verifier (README, Verified on Ethereum)"]
+#[ignore = "solc-js 0.8.19 crashes on the 1.3 MB digest verifier (docs/results.md, Verified on Ethereum)"]
 fn digest_statement_verifier_in_revm() {
     let c = digest_case();
     let solc = Solc::locate_or_install().expect("solc-js (npm ci --prefix evm/solc)");

@@ -230,7 +230,7 @@ fn help_row() -> (batch_ecdsa::calldata::proof_file::BenchRow, &'static str) {
 /// given (`--proof FILE`, or both `--proof-bytes` and `--verification-gas`) or the embedded
 /// bench has a measured digest verifier row; else keys, with a note on standard error (the
 /// digest verifier is not measured yet: its generated Solidity does not compile with solc-js,
-/// see the README). `--public digest` insists on digest figures.
+/// see docs/ethereum.md). `--public digest` insists on digest figures.
 fn default_statement(cli: &Cli) -> Statement {
     if let Some(st) = cli.proof.as_deref().and_then(proof_file_statement) {
         return st;

@@ -1,6 +1,6 @@
 //! `prove [--batch FILE | --txs FILE | --count B] [--circuit batch|naive] [--transcript
 //! blake2b|evm] [--public keys|digest] [--out FILE] [--json]`: prove a batch of signatures
-//! valid in one Halo2 proof (README, *Commands*).
+//! valid in one Halo2 proof (docs/commands.md).
 //!
 //! `--public` chooses what the proof's public input states: `keys` (per signature the hash mod
 //! n and the public key, 3 field elements each) or `digest` (one Keccak-256 digest of every
@@ -42,7 +42,7 @@ use clap::Parser;
 use serde_json::{json, Value};
 
 /// Default size of the demo batch: a fresh `cargo run --release --bin prove` (params, keygen,
-/// proof, self-check) stays within 5 minutes on 2 cores (README).
+/// proof, self-check) stays within 5 minutes on 2 cores (docs/results.md).
 const DEMO_COUNT: usize = 2;
 
 #[derive(Parser, Debug)]

@@ -1,7 +1,7 @@
 //! `verify --native --batch FILE`: check a batch natively.
 //! `verify --native --txs FILE [--chain-id N] [--strip-out FILE]`: decode raw signed Ethereum
 //! transactions, recover their senders and check the batch natively.
-//! `verify --proof FILE [--batch FILE | --txs FILE]`: check a proof file (README, *Commands*),
+//! `verify --proof FILE [--batch FILE | --txs FILE]`: check a proof file (docs/commands.md),
 //! of either statement (keys or digest: the file says which). With a batch, its public inputs
 //! must be the proof's: under keys each (hash mod n, key); under the digest each (raw signing
 //! hash, address of the key), for transactions (signing hash, recovered sender).
@@ -36,7 +36,7 @@ struct Args {
     /// A proof file written by `prove`.
     #[arg(long)]
     proof: Option<PathBuf>,
-    /// The batch file (JSON, format in the README, *Batch file*): checked natively with
+    /// The batch file (JSON, format in docs/formats.md, *Batch file*): checked natively with
     /// --native; with --proof, its public inputs (hash, key) must be the proof's.
     #[arg(long)]
     batch: Option<PathBuf>,

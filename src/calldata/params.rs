@@ -63,7 +63,7 @@ pub const EVM_BENCH_PATH: &str = "results/evm.json";
 
 /// The digest statement's aggregated verifier, measured by `evm-aggregate --count 32 --public
 /// digest --k 22` (the only digest verifier that is measured and fits EIP-170 today: the
-/// direct one does not compile, see the README), embedded at build time.
+/// direct one does not compile, see docs/ethereum.md), embedded at build time.
 pub const AGGREGATED_DIGEST_JSON: &str = include_str!("../../results/aggregate-digest-b32.json");
 /// Where [`AGGREGATED_DIGEST_JSON`] comes from.
 pub const AGGREGATED_DIGEST_PATH: &str = "results/aggregate-digest-b32.json";

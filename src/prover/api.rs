@@ -112,7 +112,7 @@ fn timed<T>(progress: &dyn Progress, phase: Phase, f: impl FnOnce() -> T) -> (T,
 }
 
 /// Errors of the prover. [`ProverError::exit_code`] maps them to the exit codes in the
-/// README's *Commands*.
+/// docs/commands.md.
 #[derive(Debug, thiserror::Error)]
 pub enum ProverError {
     #[error(transparent)]

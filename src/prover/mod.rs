@@ -1,4 +1,4 @@
-//! The prover side (README, *How it works* and *Commands*): KZG parameters, the circuit
+//! The prover side (docs/how-it-works.md, docs/commands.md): KZG parameters, the circuit
 //! choice and its layout, keys (cached), proofs and proof files, and the [`api`] a sequencer
 //! uses.
 //!

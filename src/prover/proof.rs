@@ -1,7 +1,7 @@
 //! Proofs (SHPLONK multi-open KZG over BN254, Blake2b or EVM transcript:
 //! [`super::transcript`]) and the proof file.
 //!
-//! The proof file (README, *Commands*) is JSON, in one of two forms, after the statement the
+//! The proof file (docs/commands.md) is JSON, in one of two forms, after the statement the
 //! proof makes (`batch_ecdsa_circuits::ecdsa::Statement`). **Keys** (the field `statement`
 //! absent, or `"keys"`):
 //!
@@ -78,7 +78,7 @@ use crate::native::encoding::{fq_from_be_bytes, fq_to_be_bytes};
 use crate::native::public_key::PublicKey;
 
 /// Version of the proof-file format written by this crate. 2 since the absent-operand fix of
-/// the relation block (README, security note): a version-1 file was made by a circuit whose
+/// the relation block (CHANGELOG.md, relation-block fix): a version-1 file was made by a circuit whose
 /// proofs prove nothing, so it is refused rather than checked against a new key. 3 since the
 /// setup identity (module doc).
 pub const PROOF_FILE_VERSION: u32 = 3;
@@ -109,7 +109,7 @@ pub enum ProofFileError {
     Version(u64),
     #[error(
         "proof file version 1 was made before the relation-block soundness fix: such a proof \
-         proves nothing (see the README's security note); prove the batch again"
+         proves nothing (see CHANGELOG.md); prove the batch again"
     )]
     BeforeSoundnessFix,
     #[error(

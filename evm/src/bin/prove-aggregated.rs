@@ -21,7 +21,7 @@
 //! `--insecure-dev-setup` the fixed-seed one (anyone can forge proofs under it: test fixtures
 //! only). The folder and the verifier's header record which.
 //!
-//! About 20 minutes and 17 GiB on 2 cores at K = 22 (README, *Ethereum*).
+//! About 20 minutes and 17 GiB on 2 cores at K = 22 (docs/ethereum.md).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
