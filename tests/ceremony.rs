@@ -336,14 +336,19 @@ fn a_proof_under_a_ceremony_verifies_with_it_and_fails_with_another() {
         "verify wrote into {}",
         elsewhere.display()
     );
-    // The window the file names is checked, not ignored.
+    // The window the file names is checked, not ignored: against the circuit's, when the file
+    // is read (a malformed claim, exit 2, before any layout).
     let mut other_window = file.clone();
     other_window["window"] = 1.into();
     let ow = dir.join("window.json");
     std::fs::write(&ow, other_window.to_string()).unwrap();
     let out = verify_under(&ow, &a, &params_dir);
-    assert_exit(&out, 1, "a proof file naming another window");
-    assert!(text(&out).contains("MSM window 1"), "{}", text(&out));
+    assert_exit(&out, 2, "a proof file naming another window");
+    assert!(
+        text(&out).contains("window = 1 but the batch circuit is laid out with window 5"),
+        "{}",
+        text(&out)
+    );
 
     // The same ceremony as halo2 raw params: the same setup.
     let raw_path = dir.join("kzg_bn254_14.srs");

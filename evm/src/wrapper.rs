@@ -71,14 +71,16 @@ pub const WRAPPER_SOURCE: &str = include_str!("../contracts/BatchEcdsaWrapper.so
 /// The stand-in verifier's Solidity (tests and gas measurement only).
 pub const MOCK_VERIFIER_SOURCE: &str = include_str!("../contracts/MockDigestVerifier.sol");
 
-/// Bytes of each payload's length prefix in `payloads`.
-pub const LENGTH_PREFIX_BYTES: usize = 3;
+/// Bytes of each payload's length prefix in `payloads` (one definition, which the cost model
+/// reads too: [`batch_ecdsa::calldata::statement::PAYLOAD_LENGTH_PREFIX_BYTES`]).
+pub const LENGTH_PREFIX_BYTES: usize =
+    batch_ecdsa::calldata::statement::PAYLOAD_LENGTH_PREFIX_BYTES as usize;
 
 /// The longest payload a 3-byte prefix can announce.
 pub const MAX_PAYLOAD_BYTES: usize = (1 << (8 * LENGTH_PREFIX_BYTES)) - 1;
 
-/// Bytes of one sender in `senders`.
-pub const SENDER_BYTES: usize = 20;
+/// Bytes of one sender in `senders` (an address).
+pub const SENDER_BYTES: usize = batch_ecdsa::native::digest::ADDRESS_BYTES;
 
 /// `verifyTransactions`' signature (its selector is the first 4 bytes of its keccak256).
 pub const VERIFY_TRANSACTIONS: &str = "verifyTransactions(bytes,bytes,bytes)";

@@ -550,8 +550,7 @@ fn aggregated_file_mutants_are_refused_with_short_messages() {
     let err = AggregatedProofFile::load(&dir)
         .unwrap()
         .decode()
-        .err()
-        .expect("refused")
+        .expect_err("refused")
         .to_string();
     assert!(err.contains("proof too long: 100000 bytes"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
@@ -559,8 +558,7 @@ fn aggregated_file_mutants_are_refused_with_short_messages() {
     let err = Solc::locate_or_install()
         .unwrap()
         .compile(" \n")
-        .err()
-        .expect("refused")
+        .expect_err("refused")
         .to_string();
     assert!(err.contains("the Solidity source is empty"), "{err}");
 }

@@ -100,7 +100,7 @@ struct Cli {
     /// of results/evm.json, else the aggregated digest verifier measured by evm-aggregate
     /// (results/aggregate-digest-b32.json); keys, with a note, when neither exists]. Not with
     /// --scenario optimism-2022.
-    #[arg(long, value_enum)]
+    #[arg(long, value_name = "digest|keys", value_parser = |s: &str| s.parse::<Statement>())]
     public: Option<Statement>,
 
     /// What the proof path posts per signature: `address` (20 bytes) or `index:N` (N bytes)

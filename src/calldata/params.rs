@@ -38,7 +38,7 @@
 
 use super::bridge::ECRECOVER_SIGNATURE_BYTES;
 use super::limits::{ECRECOVER_GAS, POINT_EVALUATION_GAS};
-use super::proof_file::{bench_rows_from_json, pick_row, BenchRow, ProofFileError};
+use super::proof_file::{bench_rows_from_json, pick_row, BenchRow, ProofInputError};
 use super::schedule::{
     blob_gas_prorata, blob_gas_whole, blob_reserve_fee_wei, ByteCounts, CalldataFloor,
     EIP7623_FLOOR, EIP7976_FLOOR, MAX_BLOB_PAYLOAD_BYTES, OP_STACK_BLOB_PAYLOAD_BYTES,
@@ -295,7 +295,7 @@ impl Measured {
     /// error that names the file and says how to measure one.
     /// For the digest statement, while the EVM bench has no digest row, the aggregated digest
     /// verifier ([`Self::aggregated_digest`]) when there is one.
-    pub fn verifier_for(&self, statement: Statement) -> Result<BenchRow, ProofFileError> {
+    pub fn verifier_for(&self, statement: Statement) -> Result<BenchRow, ProofInputError> {
         match (
             pick_row(&self.rows, EVM_BENCH_PATH, None, statement),
             statement,
@@ -635,6 +635,7 @@ pub struct Params {
     pub verification_origin: Origin,
     /// The statement modelled; `None` for a scenario with its own proof figures
     /// (`optimism-2022`).
+    #[serde(serialize_with = "super::statement::serialize_opt")]
     pub statement: Option<Statement>,
     /// Bytes per signature the rollup's proof path posts to frame each payload: the digest
     /// wrapper's 3-byte length prefix (0 under the keys statement). Counted non-zero, as the
@@ -789,7 +790,7 @@ impl Params {
     /// The measured defaults under `statement`: [`Params::default`] with the statement's shape
     /// ([`Params::with_statement`]) and the embedded bench's verifier row of that statement
     /// ([`Params::use_bench_row`]); an error when the bench has no such row.
-    pub fn measured(statement: Statement) -> Result<Params, ProofFileError> {
+    pub fn measured(statement: Statement) -> Result<Params, ProofInputError> {
         let m = Measured::embedded();
         let row = m.verifier_for(statement)?;
         let mut p = Params::default().with_statement(statement);
@@ -813,7 +814,7 @@ impl Params {
         Params {
             statement: Some(statement),
             public_input_words: words,
-            framing_bytes: statement.framing_bytes(),
+            framing_bytes: super::statement::framing_bytes(statement),
             wrapper,
             ..self
         }

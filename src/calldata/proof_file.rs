@@ -34,7 +34,7 @@
 //!    the wrapper's gas.
 //! 3. **EVM bench file**: an array of such rows; of the `batch` rows of the statement asked
 //!    for, the one with the B asked for (`--verifier-batch-size`) is used, by default the one
-//!    with the largest B. No such row is an error ([`ProofFileError::NoRow`]): a figure is never
+//!    with the largest B. No such row is an error ([`ProofInputError::NoRow`]): a figure is never
 //!    made up for a statement the bench has not measured.
 //!
 //! The bench's committed output, `results/evm.json` (an array of rows with more fields, which
@@ -99,7 +99,7 @@ impl BenchRow {
     /// The row's statement (checked when the row is read, so keys for a bad field never
     /// happens to a row from [`proof_input_from_json`]).
     pub fn statement(&self) -> Statement {
-        Statement::of_field(self.statement.as_deref()).unwrap_or(Statement::Keys)
+        super::statement::of_field(self.statement.as_deref()).unwrap_or(Statement::Keys)
     }
 
     /// Bytes the proof path posts for the proof under its statement: the verifier's calldata
@@ -125,7 +125,7 @@ pub struct ProofInput {
 
 /// Why a proof or bench file could not be used.
 #[derive(Debug, thiserror::Error)]
-pub enum ProofFileError {
+pub enum ProofInputError {
     #[error("cannot read proof file {path}: {source}")]
     Io {
         path: String,
@@ -181,9 +181,9 @@ pub fn proof_input_from_json(
     path: &str,
     batch_size: Option<u64>,
     statement: Statement,
-) -> Result<ProofInput, ProofFileError> {
+) -> Result<ProofInput, ProofInputError> {
     let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|source| ProofFileError::Json {
+        serde_json::from_str(text).map_err(|source| ProofInputError::Json {
             path: path.to_string(),
             source,
         })?;
@@ -192,7 +192,7 @@ pub fn proof_input_from_json(
         serde_json::Value::Object(ref o) if o.contains_key("proof_bytes") => vec![value],
         serde_json::Value::Object(ref o) if o.get("proof").is_some_and(|p| p.is_string()) => {
             if batch_size.is_some() {
-                return Err(ProofFileError::BatchSizeForProofFile {
+                return Err(ProofInputError::BatchSizeForProofFile {
                     path: path.to_string(),
                 });
             }
@@ -204,7 +204,7 @@ pub fn proof_input_from_json(
             });
         }
         _ => {
-            return Err(ProofFileError::Unrecognised {
+            return Err(ProofInputError::Unrecognised {
                 path: path.to_string(),
             })
         }
@@ -217,31 +217,31 @@ pub fn proof_input_from_json(
     })
 }
 
-fn proof_length(hex_str: &str, path: &str) -> Result<u64, ProofFileError> {
+fn proof_length(hex_str: &str, path: &str) -> Result<u64, ProofInputError> {
     let hex_str = hex_str.strip_prefix("0x").unwrap_or(hex_str);
-    let bytes = hex::decode(hex_str).map_err(|source| ProofFileError::Hex {
+    let bytes = hex::decode(hex_str).map_err(|source| ProofInputError::Hex {
         path: path.to_string(),
         source,
     })?;
     if bytes.is_empty() {
-        return Err(ProofFileError::Empty {
+        return Err(ProofInputError::Empty {
             path: path.to_string(),
         });
     }
     Ok(bytes.len() as u64)
 }
 
-fn parse_rows(rows: Vec<serde_json::Value>, path: &str) -> Result<Vec<BenchRow>, ProofFileError> {
+fn parse_rows(rows: Vec<serde_json::Value>, path: &str) -> Result<Vec<BenchRow>, ProofInputError> {
     rows.into_iter()
         .enumerate()
         .map(|(index, v)| {
             let row: BenchRow =
-                serde_json::from_value(v).map_err(|source| ProofFileError::BadRow {
+                serde_json::from_value(v).map_err(|source| ProofInputError::BadRow {
                     path: path.to_string(),
                     index,
                     source,
                 })?;
-            let bad = |reason: String| ProofFileError::RowValue {
+            let bad = |reason: String| ProofInputError::RowValue {
                 path: path.to_string(),
                 index,
                 reason,
@@ -249,7 +249,7 @@ fn parse_rows(rows: Vec<serde_json::Value>, path: &str) -> Result<Vec<BenchRow>,
             if row.proof_bytes == 0 {
                 return Err(bad("proof_bytes is 0".to_string()));
             }
-            Statement::of_field(row.statement.as_deref()).map_err(bad)?;
+            super::statement::of_field(row.statement.as_deref()).map_err(bad)?;
             if row.public_inputs > MAX_PUBLIC_INPUTS {
                 return Err(bad(format!(
                     "public_inputs {} is above {MAX_PUBLIC_INPUTS}",
@@ -267,16 +267,16 @@ pub fn pick_row(
     path: &str,
     batch_size: Option<u64>,
     statement: Statement,
-) -> Result<BenchRow, ProofFileError> {
+) -> Result<BenchRow, ProofInputError> {
     let usable = |r: &&BenchRow| r.circuit == "batch" && r.statement() == statement;
     let row = match batch_size {
         Some(b) => rows.iter().filter(usable).find(|r| r.batch_size == b),
         None => rows.iter().filter(usable).max_by_key(|r| r.batch_size),
     };
     let none_at_all = !rows.iter().any(|r| usable(&r));
-    row.cloned().ok_or_else(|| ProofFileError::NoRow {
+    row.cloned().ok_or_else(|| ProofInputError::NoRow {
         path: path.to_string(),
-        statement: statement.name(),
+        statement: statement.as_str(),
         which: batch_size.map_or(String::new(), |b| format!(" at B = {b}")),
         hint: match statement {
             Statement::Digest if none_at_all => " (no row with \"statement\": \"digest\"): run \
@@ -289,9 +289,9 @@ pub fn pick_row(
 }
 
 /// Parses every row of an EVM bench array (checked as [`proof_input_from_json`] does).
-pub fn bench_rows_from_json(text: &str, path: &str) -> Result<Vec<BenchRow>, ProofFileError> {
+pub fn bench_rows_from_json(text: &str, path: &str) -> Result<Vec<BenchRow>, ProofInputError> {
     let rows: Vec<serde_json::Value> =
-        serde_json::from_str(text).map_err(|source| ProofFileError::Json {
+        serde_json::from_str(text).map_err(|source| ProofInputError::Json {
             path: path.to_string(),
             source,
         })?;
@@ -303,11 +303,11 @@ pub fn proof_input_from_file(
     path: &Path,
     batch_size: Option<u64>,
     statement: Statement,
-) -> Result<ProofInput, ProofFileError> {
+) -> Result<ProofInput, ProofInputError> {
     let name = path.display().to_string();
     let text =
         crate::fsutil::read_text_bounded(path, MAX_CALLDATA_INPUT_BYTES).map_err(|source| {
-            ProofFileError::Io {
+            ProofInputError::Io {
                 path: name.clone(),
                 source,
             }
@@ -319,7 +319,7 @@ pub fn proof_input_from_file(
 mod tests {
     use super::*;
 
-    fn read(text: &str) -> Result<ProofInput, ProofFileError> {
+    fn read(text: &str) -> Result<ProofInput, ProofInputError> {
         proof_input_from_json(text, "t", None, Statement::Keys)
     }
 
@@ -362,9 +362,9 @@ mod tests {
         assert_eq!(b8.verification_gas, Some(9));
         assert!(matches!(
             proof_input_from_json(&text, "t", Some(64), Statement::Keys),
-            Err(ProofFileError::NoRow { .. })
+            Err(ProofInputError::NoRow { .. })
         ));
-        assert!(matches!(read("[]"), Err(ProofFileError::NoRow { .. })));
+        assert!(matches!(read("[]"), Err(ProofInputError::NoRow { .. })));
     }
 
     #[test]
@@ -403,36 +403,36 @@ mod tests {
             "\"circuit\":\"batch\"",
             "\"circuit\":\"batch\",\"statement\":\"x\"",
         );
-        assert!(matches!(read(&bad), Err(ProofFileError::RowValue { .. })));
+        assert!(matches!(read(&bad), Err(ProofInputError::RowValue { .. })));
     }
 
     #[test]
     fn rejects_bad_files() {
-        type Is = fn(&ProofFileError) -> bool;
+        type Is = fn(&ProofInputError) -> bool;
         let cases: &[(&str, Is)] = &[
-            ("not json", |e| matches!(e, ProofFileError::Json { .. })),
+            ("not json", |e| matches!(e, ProofInputError::Json { .. })),
             (r#"{"proof":5}"#, |e| {
-                matches!(e, ProofFileError::Unrecognised { .. })
+                matches!(e, ProofInputError::Unrecognised { .. })
             }),
             (r#"{"proof":"abc"}"#, |e| {
-                matches!(e, ProofFileError::Hex { .. })
+                matches!(e, ProofInputError::Hex { .. })
             }),
             (r#"{"proof":"0x"}"#, |e| {
-                matches!(e, ProofFileError::Empty { .. })
+                matches!(e, ProofInputError::Empty { .. })
             }),
             (
                 r#"{"circuit":"batch","batch_size":1,"proof_bytes":4000}"#,
-                |e| matches!(e, ProofFileError::BadRow { .. }),
+                |e| matches!(e, ProofInputError::BadRow { .. }),
             ),
             (
                 r#"{"circuit":"batch","batch_size":1,"proof_bytes":0,"verify_gas_execution":1}"#,
-                |e| matches!(e, ProofFileError::RowValue { .. }),
+                |e| matches!(e, ProofInputError::RowValue { .. }),
             ),
             (
                 r#"{"circuit":"batch","batch_size":1,"proof_bytes":-5,"verify_gas_execution":1}"#,
-                |e| matches!(e, ProofFileError::BadRow { .. }),
+                |e| matches!(e, ProofInputError::BadRow { .. }),
             ),
-            ("[1, 2]", |e| matches!(e, ProofFileError::BadRow { .. })),
+            ("[1, 2]", |e| matches!(e, ProofInputError::BadRow { .. })),
         ];
         for (text, is) in cases {
             let err = read(text).unwrap_err();
@@ -440,11 +440,11 @@ mod tests {
         }
         assert!(matches!(
             proof_input_from_json(r#"{"proof":"00"}"#, "t", Some(32), Statement::Keys),
-            Err(ProofFileError::BatchSizeForProofFile { .. })
+            Err(ProofInputError::BatchSizeForProofFile { .. })
         ));
         assert!(matches!(
             proof_input_from_file(Path::new("/nonexistent/proof.json"), None, Statement::Keys),
-            Err(ProofFileError::Io { .. })
+            Err(ProofInputError::Io { .. })
         ));
     }
 }

@@ -21,63 +21,50 @@
 //! uses the wrapper's `verifyHashes` (fixed 32-byte hashes, no length prefixes; the hashes are
 //! posted on both paths and left out, as `ecrecover` takes them too).
 
-use serde::Serialize;
-use std::fmt;
+pub use batch_ecdsa_circuits::ecdsa::Statement;
 
 /// Bytes of the digest wrapper's length prefix before each payload in `verifyTransactions`'
 /// `payloads` (3, big-endian; `LENGTH_PREFIX_BYTES` in `evm/src/wrapper.rs`). The embedded
 /// wrapper measurement is checked against it ([`super::wrapper_gas::WrapperGas::parse`]).
 pub const PAYLOAD_LENGTH_PREFIX_BYTES: u64 = 3;
 
-/// The proof's public statement (`--public`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum Statement {
-    /// Each signature's hash and key as three public-input words (the first statement).
-    Keys,
-    /// One digest D of the hashes and senders, recomputed on chain by the digest wrapper.
-    Digest,
+/// The statement of an EVM bench row's `statement` field (absent: keys).
+pub fn of_field(field: Option<&str>) -> Result<Statement, String> {
+    match field {
+        None => Ok(Statement::Keys),
+        Some(s) => s.parse(),
+    }
 }
 
-impl Statement {
-    pub fn name(&self) -> &'static str {
-        match self {
-            Statement::Keys => "keys",
-            Statement::Digest => "digest",
-        }
+/// Framing bytes per signature the rollup's proof path posts besides the sender.
+pub fn framing_bytes(statement: Statement) -> u64 {
+    match statement {
+        Statement::Keys => 0,
+        Statement::Digest => PAYLOAD_LENGTH_PREFIX_BYTES,
     }
+}
 
-    /// The statement of an EVM bench row's `statement` field (absent: keys).
-    pub fn of_field(field: Option<&str>) -> Result<Self, String> {
-        match field {
-            None | Some("keys") => Ok(Statement::Keys),
-            Some("digest") => Ok(Statement::Digest),
-            Some(other) => Err(format!(
-                "statement {other:?} is neither \"keys\" nor \"digest\""
-            )),
+/// What the statement means for the cost model, in a line of the cost table.
+pub fn describe(statement: Statement) -> &'static str {
+    match statement {
+        Statement::Keys => {
+            "keys (each signature's hash and key as public-input words beside the proof)"
         }
-    }
-
-    /// Framing bytes per signature the rollup's proof path posts besides the sender.
-    pub fn framing_bytes(&self) -> u64 {
-        match self {
-            Statement::Keys => 0,
-            Statement::Digest => PAYLOAD_LENGTH_PREFIX_BYTES,
+        Statement::Digest => {
+            "digest (one digest D of the hashes and senders, recomputed on chain by the digest \
+             wrapper; not posted)"
         }
     }
 }
 
-impl fmt::Display for Statement {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Statement::Keys => {
-                "keys (each signature's hash and key as public-input words beside the proof)"
-            }
-            Statement::Digest => {
-                "digest (one digest D of the hashes and senders, recomputed on chain by the \
-                 digest wrapper; not posted)"
-            }
-        })
+/// Serialises an optional statement as its name (`"keys"`, `"digest"`) or null.
+pub(crate) fn serialize_opt<S: serde::Serializer>(
+    statement: &Option<Statement>,
+    ser: S,
+) -> Result<S::Ok, S::Error> {
+    match statement {
+        Some(s) => ser.serialize_some(s.as_str()),
+        None => ser.serialize_none(),
     }
 }
 
@@ -87,11 +74,11 @@ mod tests {
 
     #[test]
     fn bench_field_reads_absent_as_keys() {
-        assert_eq!(Statement::of_field(None), Ok(Statement::Keys));
-        assert_eq!(Statement::of_field(Some("keys")), Ok(Statement::Keys));
-        assert_eq!(Statement::of_field(Some("digest")), Ok(Statement::Digest));
-        assert!(Statement::of_field(Some("Digest")).is_err());
-        assert_eq!(Statement::Keys.framing_bytes(), 0);
-        assert_eq!(Statement::Digest.framing_bytes(), 3);
+        assert_eq!(of_field(None), Ok(Statement::Keys));
+        assert_eq!(of_field(Some("keys")), Ok(Statement::Keys));
+        assert_eq!(of_field(Some("digest")), Ok(Statement::Digest));
+        assert!(of_field(Some("Digest")).is_err());
+        assert_eq!(framing_bytes(Statement::Keys), 0);
+        assert_eq!(framing_bytes(Statement::Digest), 3);
     }
 }

@@ -112,7 +112,7 @@ fn inputs(out: &mut String, r: &Report) {
     let p = &r.params;
     let _ = writeln!(out, "scenario: {}", r.scenario.name());
     if let Some(statement) = p.statement {
-        let _ = writeln!(out, "statement: {statement}");
+        let _ = writeln!(out, "statement: {}", super::statement::describe(statement));
     }
     let _ = writeln!(
         out,

@@ -44,11 +44,11 @@ pub const WRAPPER_GAS_PATH: &str = "results/wrapper-gas.json";
 /// Solidity's free-memory pointer at the start of a call: where the preimage begins.
 const FREE_MEMORY_START: u64 = 0x80;
 /// Bytes of one (hash, address) pair of D's preimage.
-const PREIMAGE_PAIR_BYTES: u64 = 32 + 20;
+const PREIMAGE_PAIR_BYTES: u64 = crate::native::digest::PAIR_BYTES as u64;
 /// Bytes of the two words the wrapper writes before the proof in the verifier's calldata.
 const DIGEST_WORDS_BYTES: u64 = 64;
 /// Bytes of a sender in `senders`.
-const SENDER_BYTES: u64 = 20;
+const SENDER_BYTES: u64 = crate::native::digest::ADDRESS_BYTES as u64;
 
 /// One row of the measurement, the fields the model reads (others are ignored).
 #[derive(Debug, Clone, Deserialize)]

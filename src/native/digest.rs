@@ -29,8 +29,11 @@
 
 use super::hash::keccak256;
 
+/// Bytes of an Ethereum address (a sender aᵢ).
+pub const ADDRESS_BYTES: usize = 20;
+
 /// Bytes of one pair hᵢ ‖ aᵢ in the digest's preimage.
-pub const PAIR_BYTES: usize = 32 + 20;
+pub const PAIR_BYTES: usize = 32 + ADDRESS_BYTES;
 
 /// The preimage h₀ ‖ a₀ ‖ … ‖ h_{B−1} ‖ a_{B−1} (52·B bytes).
 pub fn digest_preimage(items: &[([u8; 32], [u8; 20])]) -> Vec<u8> {

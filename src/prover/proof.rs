@@ -216,8 +216,9 @@ pub struct ProofFile {
     pub circuit: CircuitKind,
     pub batch_size: usize,
     pub k: u32,
-    /// The MSM window the circuit was laid out with (informational; the verifier uses its own
-    /// layout for `circuit`, `batch_size`, `k`, and the vk hash must match).
+    /// The MSM window the circuit was laid out with: the circuit's default window, checked on
+    /// reading (the verifier lays `circuit` out for `batch_size` itself, and the vk hash must
+    /// match).
     pub window: u32,
     pub transcript: String,
     pub multiopen: String,

@@ -134,10 +134,10 @@ use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
 use crate::plan::{LayoutGoal, Plan};
 
 /// The Straus window of the `Qᵢ` and G terms: 5 (32-entry tables of `Qᵢ`, 52 windows of each
-/// full-width scalar). Measured for w = 3, 4, 5 at every B from 1 to 256 (`batch_cells`,
-/// `circuits/CELLS.md`): w = 5 is the cheapest at every B (B = 32: 25,792 cells per signature
-/// against 26,650 at w = 4 and 30,055 at w = 3); the `Rᵢ` terms keep 4-bit windows, whose
-/// 127-bit coefficients cut evenly.
+/// full-width scalar). Measured for w = 3, 4, 5 at every B from 1 to 256 (`cargo bench -p
+/// batch-ecdsa-circuits --bench batch_cells`): w = 5 is the cheapest at every B (the figures:
+/// that bench's output and `tests/snapshots/cells.txt`); the `Rᵢ` terms keep 4-bit windows,
+/// whose 127-bit coefficients cut evenly.
 pub const DEFAULT_BATCH_WINDOW: u32 = 5;
 
 /// Layout parameters of the batch circuit: phase 0 a commit column, phase 1 one column group

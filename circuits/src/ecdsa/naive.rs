@@ -42,8 +42,9 @@ use crate::config::{impl_layout_circuit, CircuitConfig, InstanceConfig, LaidOutC
 use crate::ecc::EccChip;
 use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
 
-/// Default window of the MSM `u·G + v·Q`: 5, the cheapest of 3, 4, 5 (`batch_cells`: 83,766
-/// cells per signature against 87,347 at w = 4 and 94,697 at w = 3).
+/// Default window of the MSM `u·G + v·Q`: 5, the cheapest of 3, 4, 5 (measured by `cargo bench
+/// -p batch-ecdsa-circuits --bench batch_cells`; the figures: that bench's output and
+/// `tests/snapshots/cells.txt`).
 pub const DEFAULT_WINDOW: u32 = 5;
 
 /// Columns of the naive circuit: the shared chip configuration plus one instance column.
