@@ -28,7 +28,7 @@ pub struct SetupArgs {
     #[arg(long, default_value = "params")]
     pub params_dir: PathBuf,
     /// A ceremony file: a snarkjs .ptau (the Perpetual Powers of Tau) or halo2 raw params
-    /// (PSE's / Axiom's kzg_bn254_<k>.srs), of any power at least the circuit's k (told apart
+    /// (PSE's / Axiom's `kzg_bn254_<k>.srs`), of any power at least the circuit's k (told apart
     /// by content; every point checked). Without it: the local setup cached in --params-dir
     /// (τ from this machine's randomness, never stored).
     #[arg(long, conflicts_with = "insecure_dev_setup")]

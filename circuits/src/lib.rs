@@ -45,6 +45,10 @@
 //! - Layout knobs (table bits, lanes, windows): [`layout::LayoutParams`] and [`plan`]; they
 //!   change rows, columns and k, never a gadget's code.
 
+// The docs are written for maintainers too: a public item's doc may name the private helper
+// that does the work (rendered as a link by `cargo doc --document-private-items`).
+#![allow(rustdoc::private_intra_doc_links)]
+
 pub mod bigint;
 pub mod config;
 pub mod ecc;

@@ -13,7 +13,7 @@
 //!   intrinsic gas, nonce, fees, initcode, empty blob and authorization lists);
 //! - [`record`]: the signature checked and the key recovered by our own [`crate::native`]
 //!   reference (1 ≤ r, s < n, EIP-2's low s, ecrecover, address);
-//! - [`file`]: the `--txs FILE` formats;
+//! - [`file`](mod@file): the `--txs FILE` formats;
 //! - [`strip`]: what a rollup posts instead (unsigned transactions and senders) and the byte
 //!   counts, raw and compressed;
 //! - [`demo`]: deterministic signed demo transactions of every type.

@@ -21,7 +21,7 @@
 //! identity.
 //!
 //! **Offsets.** Multiplications start from the constant point `A` (`Secp256k1::hash_to_curve`
-//! of a fixed string, see [`offset_point`]); the accumulated `2^(o_top)·A` is a constant
+//! of a fixed string, see [`mul::offset_point`]); the accumulated `2^(o_top)·A` is a constant
 //! computed when the circuit is built and removed with one constant addition (or compared
 //! against, by the batch circuit). An intermediate addition with equal x coordinates makes the
 //! circuit unsatisfiable (its distinctness constraint fails): a prover can only lose completeness that

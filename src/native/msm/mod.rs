@@ -8,7 +8,7 @@
 //! * [`mul_generator`]: `k · G` from a table built once.
 //!
 //! All of these are variable time: they are meant for verification, on public data.
-//! Internally the points are kept in Jacobian coordinates ([`point`]) with mixed
+//! Internally the points are kept in Jacobian coordinates (`point`) with mixed
 //! (Jacobian + affine) additions; tables are normalised to affine with one inversion.
 //!
 //! Inputs: `points` and `scalars` are paired index by index; if their lengths differ, only the

@@ -1,7 +1,7 @@
 //! Where a proof's KZG parameters come from, and which: the **three kinds of setup**, never
 //! confused.
 //!
-//! - [`SetupKind::Ceremony`]: powers of τ from a ceremony file ([`file`]: a snarkjs `.ptau`
+//! - [`SetupKind::Ceremony`]: powers of τ from a ceremony file ([`file`](mod@file): a snarkjs `.ptau`
 //!   of the Perpetual Powers of Tau, or halo2 raw params such as PSE's / Axiom's
 //!   `kzg_bn254_<k>.srs`), every point checked and the powers checked to be one τ's
 //!   ([`check`]). A proof under it is sound unless every contributor to that ceremony
