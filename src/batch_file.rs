@@ -36,7 +36,10 @@ use crate::native::signature::{RecoveryId, Signature};
 
 /// One signature as it stands in the file (strings not yet parsed).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a signature record: an object with msg_hash, r, s and a recovery id v, pubkey or address"
+)]
 pub struct SignatureRecord {
     pub msg_hash: String,
     pub r: String,
@@ -51,7 +54,10 @@ pub struct SignatureRecord {
 
 /// The file as it stands on disk.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a batch file: an object with a signatures array"
+)]
 pub struct BatchRecords {
     pub signatures: Vec<SignatureRecord>,
 }

@@ -165,6 +165,11 @@ fn remove_at(v: &mut Value, path: &[Step]) {
 
 /// A refusal (or an acceptance) of one mutant: never a panic, and a short message.
 fn assert_short(format: &str, mutant: &str, message: String) {
+    // In the project's words: no internal type name (serde's "expected struct X").
+    assert!(
+        !message.contains("struct "),
+        "{format}: an internal type name in {message}"
+    );
     assert!(
         message.len() <= MAX_MESSAGE && !message.is_empty(),
         "{format}: a {}-byte message for a mutant of {} bytes: {}…",

@@ -84,7 +84,10 @@ pub const ACCUMULATOR_WORDS: usize = AGGREGATED_PREFIX_WORDS;
 
 /// One signature of the digest statement: its raw signing hash and its signer's address.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a record: an object with msg_hash and address"
+)]
 pub struct PairRecord {
     pub msg_hash: String,
     pub address: String,
@@ -92,7 +95,10 @@ pub struct PairRecord {
 
 /// The folder's proof file (module doc).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "an aggregated proof file: a JSON object"
+)]
 pub struct AggregatedProofFile {
     /// [`FORMAT`].
     pub format: String,

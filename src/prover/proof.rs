@@ -127,7 +127,10 @@ pub enum ProofFileError {
 /// One signature's public inputs as the proof file holds them: `msg_hash` and `pubkey` under
 /// the keys statement, `msg_hash` and `address` under the digest (the module doc).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a public input: an object with msg_hash and pubkey (keys) or address (digest)"
+)]
 pub struct PublicInputRecord {
     /// 32 bytes big-endian hex: the message hash mod n (keys) or the raw signing hash
     /// (digest).
@@ -202,7 +205,7 @@ mod kind_name {
 
 /// The proof file (see the module doc).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a proof file: a JSON object")]
 pub struct ProofFile {
     pub version: u32,
     /// What the public input states (absent: keys).

@@ -41,7 +41,10 @@ pub const COMPRESSION: &str =
 
 /// One payload's size, raw and compressed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "an object of byte counts (raw, zlib, brotli)"
+)]
 pub struct Sizes {
     pub raw: u64,
     pub zlib: u64,
@@ -61,7 +64,7 @@ impl Sizes {
 
 /// The byte counts of a batch (module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "an object of byte counts")]
 pub struct ByteCounts {
     /// Number of transactions B.
     pub count: u64,
@@ -72,7 +75,10 @@ pub struct ByteCounts {
 
 /// One stripped transaction in the file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a stripped transaction: an object with type, unsigned, sender and signing_hash"
+)]
 pub struct StrippedTx {
     #[serde(rename = "type")]
     pub tx_type: String,
@@ -83,7 +89,10 @@ pub struct StrippedTx {
 
 /// The `--strip-out` file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a stripped-transactions file: a JSON object"
+)]
 pub struct StrippedFile {
     pub format: String,
     pub compression: String,

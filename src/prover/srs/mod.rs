@@ -105,7 +105,10 @@ impl<'de> Deserialize<'de> for SetupKind {
 
 /// Which setup a proof was made under (module doc), as files record it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a setup: an object with kind, tau_g2, g1_powers and k"
+)]
 pub struct SetupIdentity {
     pub kind: SetupKind,
     /// The ceremony file's name (ceremony only; informational: the hashes identify it).
