@@ -163,6 +163,120 @@ fn a_snarkjs_ceremony_is_read_checked_and_cut_down() {
     let _ = raw(&small);
 }
 
+/// The power of the prepared test ceremony (`prepare phase2` costs 4.5 minutes at power 14 on
+/// two cores, 15 s at 10; the reading it tests does not depend on the size).
+const PREPARED_POWER: u32 = 10;
+
+/// A ceremony of power [`PREPARED_POWER`] with one contribution, before and after
+/// `snarkjs powersoftau prepare phase2` (which adds the Lagrange bases, section 12).
+fn prepared_ceremony() -> (PathBuf, PathBuf) {
+    let p = PREPARED_POWER.to_string();
+    let zero = fixtures().join(format!("pot{p}_0000.ptau"));
+    let one = fixtures().join(format!("pot{p}_c.ptau"));
+    let prepared = fixtures().join(format!("pot{p}_c_final.ptau"));
+    for (path, args) in [
+        (&zero, vec!["powersoftau", "new", "bn128", &p]),
+        (
+            &one,
+            vec![
+                "powersoftau",
+                "contribute",
+                zero.to_str().unwrap(),
+                "--name=test ceremony c",
+                "-e=batch-ecdsa test entropy c",
+            ],
+        ),
+        (
+            &prepared,
+            vec!["powersoftau", "prepare", "phase2", one.to_str().unwrap()],
+        ),
+    ] {
+        if !path.exists() {
+            let tmp = path.with_extension("tmp");
+            let mut args = args.clone();
+            // The output file follows the input (after "new bn128 p" and "contribute IN").
+            let at = if args[1] == "contribute" {
+                3
+            } else {
+                args.len()
+            };
+            args.insert(at, tmp.to_str().unwrap());
+            node(&args);
+            std::fs::rename(&tmp, path).unwrap();
+        }
+    }
+    (one, prepared)
+}
+
+#[test]
+fn a_prepared_ptau_gives_its_lagrange_basis_in_halo2_order() {
+    let _g = lock();
+    let (plain, prepared) = prepared_ceremony();
+    // At the file's own power (where snarkjs's and halo2's domains are ordered differently:
+    // j mod 2^k ≠ 1) and below: the basis read from section 12 is the one halo2 computes from
+    // the powers, so the parameters are byte for byte the same.
+    for k in [PREPARED_POWER, 7, 3] {
+        assert_eq!(
+            file::read_powers(&prepared, k)
+                .unwrap()
+                .g_lagrange
+                .map(|l| l.len()),
+            Some(1 << k),
+            "k = {k}: the basis is read, not computed"
+        );
+        assert_eq!(
+            raw_kzg(&srs::read_ceremony(&prepared, k).unwrap()),
+            raw_kzg(&srs::read_ceremony(&plain, k).unwrap()),
+            "k = {k}"
+        );
+    }
+    // Two points of the basis for 2^POWER rows swapped (each still on the curve): refused.
+    let bytes = std::fs::read(&prepared).unwrap();
+    let section = section_body(&bytes, 12);
+    let at = section + ((1usize << PREPARED_POWER) - 1) * 64;
+    let mut bad = bytes.clone();
+    let (a, b) = (at + 5 * 64, at + 9 * 64);
+    let (pa, pb) = (bytes[a..a + 64].to_vec(), bytes[b..b + 64].to_vec());
+    bad[a..a + 64].copy_from_slice(&pb);
+    bad[b..b + 64].copy_from_slice(&pa);
+    let dir = scratch("prepared");
+    let path = dir.join("swapped.ptau");
+    std::fs::write(&path, &bad).unwrap();
+    let e = read_err(&path, PREPARED_POWER);
+    assert!(
+        e.contains("Lagrange basis is not that of the G1 powers"),
+        "{e}"
+    );
+    // The basis for a smaller k is elsewhere in the section: untouched, still read.
+    srs::read_ceremony(&path, 8).unwrap();
+    // A section 12 one point short (its length and body both cut): named.
+    let len_at = section - 8;
+    let len = u64::from_le_bytes(bytes[len_at..section].try_into().unwrap());
+    let mut short = bytes[..section + len as usize - 64].to_vec();
+    short[len_at..section].copy_from_slice(&(len - 64).to_le_bytes());
+    short.extend_from_slice(&bytes[section + len as usize..]);
+    let path = dir.join("short-section.ptau");
+    std::fs::write(&path, &short).unwrap();
+    let e = read_err(&path, 3);
+    assert!(e.contains("lagrangeG1 section (12)"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Where the body of section `kind` of a `.ptau` file starts.
+fn section_body(bytes: &[u8], kind: u32) -> usize {
+    let count = u32::from_le_bytes(bytes[8..12].try_into().unwrap());
+    let mut pos = 12;
+    for _ in 0..count {
+        let k = u32::from_le_bytes(bytes[pos..pos + 4].try_into().unwrap());
+        let size = u64::from_le_bytes(bytes[pos + 4..pos + 12].try_into().unwrap()) as usize;
+        if k == kind {
+            return pos + 12;
+        }
+        pos += 12 + size;
+    }
+    panic!("no section {kind}")
+}
+
 #[test]
 fn halo2_raw_params_written_from_the_ceremony_read_back_identical() {
     let _g = lock();
