@@ -109,6 +109,11 @@ impl fmt::Display for Invalid {
     }
 }
 
+impl std::error::Error for Invalid {}
+
+/// Every invalid signature of a batch, in index order: one error for the list.
+pub type InvalidSignatures = crate::failures::Failures<Invalid>;
+
 /// Validation policy.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Policy {
@@ -122,45 +127,59 @@ pub const MAX_BATCH_FILE_BYTES: u64 = 64 << 20;
 
 impl BatchFile {
     /// Reads and parses a batch file. Every malformed signature is reported, not only the first.
-    pub fn load(path: &Path) -> Result<Self, Vec<InputError>> {
+    pub fn load(path: &Path) -> Result<Self, InputErrors> {
         let text = crate::fsutil::read_text_bounded(path, MAX_BATCH_FILE_BYTES).map_err(|e| {
-            vec![InputError::Io {
+            crate::failures::Failures(vec![InputError::Io {
                 path: path.display().to_string(),
                 reason: e.to_string(),
-            }]
+            }])
         })?;
         Self::parse(&text)
     }
 
     /// Parses batch-file JSON text. Every malformed signature is reported, not only the first.
-    pub fn parse(text: &str) -> Result<Self, Vec<InputError>> {
-        let records: BatchRecords =
-            crate::json::parse(text).map_err(|e| vec![InputError::NotJson(e)])?;
+    pub fn parse(text: &str) -> Result<Self, InputErrors> {
+        let records: BatchRecords = crate::json::parse(text)
+            .map_err(|e| crate::failures::Failures(vec![InputError::NotJson(e)]))?;
         Self::from_records(&records)
     }
 
     /// Checks the form of every record.
-    pub fn from_records(records: &BatchRecords) -> Result<Self, Vec<InputError>> {
+    pub fn from_records(records: &BatchRecords) -> Result<Self, InputErrors> {
         if records.signatures.is_empty() {
-            return Err(vec![InputError::Empty]);
+            return Err(crate::failures::Failures(vec![InputError::Empty]));
         }
-        let mut parsed = Vec::with_capacity(records.signatures.len());
-        let mut errors = Vec::new();
-        for (index, rec) in records.signatures.iter().enumerate() {
-            match parse_record(rec) {
-                Ok(p) => parsed.push(p),
-                Err(reason) => errors.push(InputError::Field { index, reason }),
-            }
-        }
-        if errors.is_empty() {
-            Ok(BatchFile { signatures: parsed })
-        } else {
-            Err(errors)
-        }
+        let signatures = crate::failures::all_or_failures(
+            records.signatures.iter().enumerate().map(|(index, rec)| {
+                parse_record(rec).map_err(|reason| InputError::Field { index, reason })
+            }),
+        )?;
+        Ok(BatchFile { signatures })
     }
 
     pub fn len(&self) -> usize {
         self.signatures.len()
+    }
+
+    /// This batch followed by `size − len` copies of the canonical filler signature
+    /// ([`crate::native::filler`]: why padding is sound), so that a key made for B proves any
+    /// n ≤ B; a batch already of `size` or more is returned as it is.
+    pub fn padded_to(&self, size: usize) -> BatchFile {
+        let mut out = self.clone();
+        if out.len() < size {
+            let f = crate::native::filler::filler();
+            let key = f.public_key.to_sec1_compressed();
+            let filler = parse_input(&SignatureInput {
+                hash: f.hash,
+                r: f.r,
+                s: f.s,
+                v: Some(u64::from(f.recovery_id)),
+                signer: Signer::PublicKey(&key),
+            })
+            .expect("the filler is well formed (tested in the native crate)");
+            out.signatures.resize(size, filler);
+        }
+        out
     }
 
     pub fn is_empty(&self) -> bool {
@@ -182,18 +201,17 @@ impl BatchFile {
 
     /// The items of a batch in which every signature must build; else every invalid one.
     pub fn items(&self, policy: Policy) -> Result<Vec<BatchItem>, Vec<Invalid>> {
-        let mut items = Vec::with_capacity(self.len());
-        let mut invalid = Vec::new();
-        for r in self.to_items(policy) {
-            match r {
-                Ok(item) => items.push(item),
-                Err(e) => invalid.push(e),
-            }
-        }
+        crate::failures::all_or_failures(self.to_items(policy)).map_err(|f| f.0)
+    }
+
+    /// [`BatchFile::verify_native`] as a `Result`, for `?`: `Err` names every invalid
+    /// signature.
+    pub fn check_native(&self, policy: Policy) -> Result<(), InvalidSignatures> {
+        let invalid = self.verify_native(policy);
         if invalid.is_empty() {
-            Ok(items)
+            Ok(())
         } else {
-            Err(invalid)
+            Err(crate::failures::Failures(invalid))
         }
     }
 
@@ -226,45 +244,147 @@ impl BatchFile {
     }
 }
 
+/// How the key of a [`SignatureInput`] is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Signer<'a> {
+    /// The public key, SEC1-encoded (33 bytes compressed or 65 uncompressed).
+    PublicKey(&'a [u8]),
+    /// Recovered from the signature (its recovery id is then required) and checked to have
+    /// this Ethereum address.
+    Address([u8; 20]),
+    /// Recovered from the signature (its recovery id is then required), whatever its address.
+    Recovered,
+}
+
+/// One signature as typed values, for a caller building a batch from its own bytes
+/// ([`BatchFile::from_signatures`]); hex is only the file format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SignatureInput<'a> {
+    /// The 32-byte hash that was signed (big-endian); the signature checks it mod n.
+    pub hash: [u8; 32],
+    /// r and s, 32 bytes each, big-endian.
+    pub r: [u8; 32],
+    pub s: [u8; 32],
+    /// `v` as Ethereum writes it (27/28, 0/1, or an EIP-155 value), when known; needed when
+    /// the key is recovered.
+    pub v: Option<u64>,
+    pub signer: Signer<'a>,
+}
+
+impl<'a> SignatureInput<'a> {
+    /// From a 64-byte `r ‖ s` signature and a recovery id (0 or 1) when known.
+    pub fn from_compact(
+        hash: [u8; 32],
+        signature: &[u8; 64],
+        recovery_id: Option<u8>,
+        signer: Signer<'a>,
+    ) -> Self {
+        let mut r = [0u8; 32];
+        let mut s = [0u8; 32];
+        r.copy_from_slice(&signature[..32]);
+        s.copy_from_slice(&signature[32..]);
+        Self {
+            hash,
+            r,
+            s,
+            v: recovery_id.map(u64::from),
+            signer,
+        }
+    }
+
+    /// From a 65-byte `r ‖ s ‖ v` signature (`v` 27/28 or 0/1), as `eth_sign` returns it.
+    pub fn from_rsv(hash: [u8; 32], signature: &[u8; 65], signer: Signer<'a>) -> Self {
+        let mut compact = [0u8; 64];
+        compact.copy_from_slice(&signature[..64]);
+        Self {
+            v: Some(u64::from(signature[64])),
+            ..Self::from_compact(hash, &compact, None, signer)
+        }
+    }
+}
+
+/// Every malformed entry of a batch (each named by its index): one error for the list.
+pub type InputErrors = crate::failures::Failures<InputError>;
+
+impl BatchFile {
+    /// A batch from typed signatures (no hex): each checked for form exactly as a file's
+    /// records are, every malformed one named by its index.
+    pub fn from_signatures(inputs: &[SignatureInput<'_>]) -> Result<Self, InputErrors> {
+        if inputs.is_empty() {
+            return Err(crate::failures::Failures(vec![InputError::Empty]));
+        }
+        let signatures =
+            crate::failures::all_or_failures(inputs.iter().enumerate().map(|(index, input)| {
+                parse_input(input).map_err(|reason| InputError::Field { index, reason })
+            }))?;
+        Ok(BatchFile { signatures })
+    }
+}
+
+/// A file record: its hex decoded into a [`SignatureInput`], then [`parse_input`].
 fn parse_record(rec: &SignatureRecord) -> Result<ParsedSignature, String> {
-    let msg_hash: [u8; 32] =
-        decode_hex_fixed(&rec.msg_hash).map_err(|e| format!("msg_hash: {e}"))?;
+    let hash: [u8; 32] = decode_hex_fixed(&rec.msg_hash).map_err(|e| format!("msg_hash: {e}"))?;
     let r: [u8; 32] = decode_hex_fixed(&rec.r).map_err(|e| format!("r: {e}"))?;
     let s: [u8; 32] = decode_hex_fixed(&rec.s).map_err(|e| format!("s: {e}"))?;
-    let sig = Signature::from_be_bytes(&r, &s).map_err(|e| e.to_string())?;
-    let (recovery_id, chain_id) = match rec.v {
-        Some(v) => {
-            let (id, chain) = RecoveryId::from_v(v).map_err(|e| e.to_string())?;
-            (Some(id), chain)
-        }
-        None => (None, None),
-    };
-    let pubkey = match &rec.pubkey {
-        Some(hex) => {
-            let bytes = decode_hex(hex).map_err(|e| format!("pubkey: {e}"))?;
-            Some(PublicKey::from_sec1(&bytes).map_err(|e| format!("pubkey: {e}"))?)
-        }
+    let key_bytes = match &rec.pubkey {
+        Some(hex) => Some(decode_hex(hex).map_err(|e| format!("pubkey: {e}"))?),
         None => None,
     };
     let address = match &rec.address {
         Some(hex) => Some(decode_hex_fixed::<20>(hex).map_err(|e| format!("address: {e}"))?),
         None => None,
     };
-    if pubkey.is_none() && recovery_id.is_none() {
-        return Err("neither pubkey nor v is given: the public key cannot be known".into());
-    }
-    if let (Some(key), Some(addr)) = (&pubkey, &address) {
-        if key.address() != *addr {
+    let signer = match (&key_bytes, address) {
+        (Some(bytes), _) => Signer::PublicKey(bytes),
+        (None, Some(a)) => Signer::Address(a),
+        (None, None) => Signer::Recovered,
+    };
+    let mut parsed = parse_input(&SignatureInput {
+        hash,
+        r,
+        s,
+        v: rec.v,
+        signer,
+    })?;
+    // A record may give both a key and an address: the address must be the key's.
+    if let (Some(key), Some(addr)) = (&parsed.pubkey, address) {
+        if key.address() != addr {
             return Err(format!(
                 "address {} does not match the public key (whose address is {})",
-                encode_hex(addr),
+                encode_hex(&addr),
                 encode_hex(&key.address())
             ));
         }
+        parsed.address = Some(addr);
+    }
+    Ok(parsed)
+}
+
+/// The form checks of one signature (module doc, step 1).
+fn parse_input(input: &SignatureInput<'_>) -> Result<ParsedSignature, String> {
+    let sig = Signature::from_be_bytes(&input.r, &input.s).map_err(|e| e.to_string())?;
+    let (recovery_id, chain_id) = match input.v {
+        Some(v) => {
+            let (id, chain) = RecoveryId::from_v(v).map_err(|e| e.to_string())?;
+            (Some(id), chain)
+        }
+        None => (None, None),
+    };
+    let (pubkey, address) = match input.signer {
+        Signer::PublicKey(bytes) => (
+            Some(PublicKey::from_sec1(bytes).map_err(|e| format!("pubkey: {e}"))?),
+            None,
+        ),
+        Signer::Address(a) => (None, Some(a)),
+        Signer::Recovered => (None, None),
+    };
+    if pubkey.is_none() && recovery_id.is_none() {
+        return Err("neither pubkey nor v is given: the public key cannot be known".into());
     }
     Ok(ParsedSignature {
-        msg_hash,
-        h: fq_from_be_bytes_reduced(&msg_hash),
+        msg_hash: input.hash,
+        h: fq_from_be_bytes_reduced(&input.hash),
         sig,
         recovery_id,
         chain_id,

@@ -146,12 +146,12 @@ fn prover_built_once_proves_and_the_key_cache_is_checked() {
 fn digest_statement_through_the_api() {
     use batch_ecdsa::batch_file::{BatchRecords, SignatureRecord};
     use batch_ecdsa::hexfmt::encode_hex;
+    use batch_ecdsa::native::digest::batch_digest;
     use batch_ecdsa::native::ecdsa::sign;
     use batch_ecdsa::native::encoding::{fq_from_be_bytes_reduced, fq_to_be_bytes};
     use batch_ecdsa::native::public_key::PublicKey;
     use batch_ecdsa::prover::api::SetupOptions;
     use batch_ecdsa::prover::proof::{digest_record, PublicStatement};
-    use batch_ecdsa_circuits::ecdsa::digest::batch_digest;
     use batch_ecdsa_circuits::ecdsa::Statement;
     use halo2curves::secp256k1::Fq;
 
@@ -204,6 +204,53 @@ fn digest_statement_through_the_api() {
     let verifier = Verifier::for_proof_file(&file, &dir, &Silent).expect("verifier");
     assert_eq!(verifier.statement(), Statement::Digest);
     verifier.verify(&file).expect("valid proof");
+
+    // Against the batch the caller holds: this one passes; another key, or another hash (the
+    // reduced one, equal mod n), is named by its index, before any proof check.
+    use batch_ecdsa::batch_file::Policy;
+    use batch_ecdsa::prover::api::VerifyError;
+    use batch_ecdsa::prover::expected::Entries;
+    verifier
+        .verify_batch(&file, &batch, Policy::default(), Entries::Signatures)
+        .expect("the proof is for this batch");
+    let other_key = PublicKey::from_secret(&Fq::from(5u64)).unwrap();
+    let mut changed = records.clone();
+    changed.signatures[0].address = Some(encode_hex(&other_key.address()));
+    let changed = BatchFile::from_records(&changed).expect("well formed");
+    match verifier.verify_batch(&file, &changed, Policy::default(), Entries::Signatures) {
+        Err(VerifyError::NotTheBatch(e)) => {
+            assert_eq!(e.mismatches.len(), 1);
+            assert_eq!(e.mismatches[0].index, Some(0));
+        }
+        other => panic!("a changed key: {other:?}"),
+    }
+    let mut reduced_hash = records.clone();
+    reduced_hash.signatures[0].msg_hash = encode_hex(&fq_to_be_bytes(&h));
+    let reduced_hash = BatchFile::from_records(&reduced_hash).expect("well formed");
+    let err = verifier
+        .verify_batch(&file, &reduced_hash, Policy::default(), Entries::Signatures)
+        .unwrap_err();
+    assert_eq!(err.exit_code(), 1);
+    assert!(
+        err.to_string()
+            .contains("signature 0 differs: message hash"),
+        "{err}"
+    );
+    let two = batch_ecdsa::batch_file::BatchRecords {
+        signatures: vec![records.signatures[0].clone(), records.signatures[0].clone()],
+    };
+    let err = verifier
+        .verify_batch(
+            &file,
+            &BatchFile::from_records(&two).expect("well formed"),
+            Policy::default(),
+            Entries::Signatures,
+        )
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("hold 2 signatures, the proof 1"),
+        "{err}"
+    );
 
     // The reduced hash, D recomputed: a consistent file, but not what was proven.
     let reduced = (fq_to_be_bytes(&h), key.address());

@@ -187,7 +187,7 @@ type Pairs = Vec<([u8; 32], [u8; 20])>;
 #[test]
 fn digest_statement_proves_and_verifies_and_tampering_is_caught() {
     use batch_ecdsa::hexfmt::{decode_hex_fixed, encode_hex};
-    use batch_ecdsa_circuits::ecdsa::digest::batch_digest;
+    use batch_ecdsa::native::digest::batch_digest;
 
     let _guard = PROVING.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tmp_dir("digest");

@@ -7,7 +7,7 @@
 use batch_ecdsa_circuits::bigint::modulus;
 use batch_ecdsa_circuits::ecdsa::batch::{BatchEcdsaCircuit, DEFAULT_BATCH_WINDOW};
 use batch_ecdsa_circuits::ecdsa::digest::{
-    address_of, batch_digest, be_bytes32, digest_instance, witness_digest,
+    address_of, be_bytes32, digest_instance, witness_digest,
 };
 use batch_ecdsa_circuits::ecdsa::naive::{NaiveEcdsaCircuit, DEFAULT_WINDOW};
 use batch_ecdsa_circuits::ecdsa::{SignatureWitness, Statement};
@@ -17,6 +17,7 @@ use batch_ecdsa_circuits::plan::LayoutGoal;
 use batch_ecdsa_circuits::test_utils::{
     ecdsa_witness, footprint_mutation_test, mock_verify, mutation_test, Mutable,
 };
+use batch_ecdsa_native::digest::batch_digest;
 use ff::Field;
 use halo2_proofs::dev::MockProver;
 use halo2curves::secp256k1::Fq;

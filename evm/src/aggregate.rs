@@ -22,6 +22,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use batch_ecdsa::batch_file::Policy;
+pub use batch_ecdsa::calldata::rows::{AggregateRow, OuterLayout, OuterShape};
 use batch_ecdsa::prover::circuit::{witnesses_from_batch, CircuitKind};
 use batch_ecdsa::prover::memory;
 use batch_ecdsa::prover::srs::{self, SetupIdentity, SetupSource, Srs};
@@ -64,30 +65,6 @@ pub struct Inner {
     pub prove: Duration,
 }
 
-/// The outer (aggregation) circuit's shape.
-#[derive(Clone, Copy, Debug, serde::Serialize)]
-pub struct OuterShape {
-    pub k: u32,
-    pub lookup_bits: usize,
-}
-
-/// The layout of the outer circuit for a shape: cell counts and the columns they need.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct OuterLayout {
-    pub shape: OuterShape,
-    /// Advice cells of the basic gate.
-    pub advice_cells: usize,
-    /// Advice cells copied into lookup columns (range checks).
-    pub lookup_cells: usize,
-    /// Distinct constants (fixed cells).
-    pub fixed_cells: usize,
-    pub num_advice: usize,
-    pub num_lookup_advice: usize,
-    pub num_fixed: usize,
-    /// Public inputs: the accumulator limbs and the inner proof's.
-    pub num_instance: usize,
-}
-
 /// The outer circuit's keys and configuration.
 pub struct OuterKeys {
     pub layout: OuterLayout,
@@ -95,34 +72,6 @@ pub struct OuterKeys {
     pub break_points: MultiPhaseThreadBreakPoints,
     pub pk: ProvingKey<G1Affine>,
     pub keygen: Duration,
-}
-
-/// The measured figures of one aggregation (what `evm-aggregate` prints and writes).
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct AggregateRow {
-    pub circuit: String,
-    /// The inner proof's statement (`keys`: 3 public inputs per signature; `digest`: 2).
-    pub statement: String,
-    pub batch_size: u64,
-    pub inner_k: u32,
-    pub inner_public_inputs: u64,
-    pub inner_proof_bytes: u64,
-    pub inner_keygen_s: f64,
-    pub inner_prove_s: f64,
-    pub outer: OuterLayout,
-    pub outer_keygen_s: f64,
-    pub outer_prove_s: f64,
-    pub outer_proof_bytes: u64,
-    pub outer_public_inputs: u64,
-    pub verify_gas: u64,
-    pub verify_gas_execution: u64,
-    pub verify_gas_floor: u64,
-    pub deploy_gas: u64,
-    pub runtime_code_bytes: u64,
-    pub creation_code_bytes: u64,
-    pub fits_eip170: bool,
-    /// The process's peak resident memory (VmHWM) when the row was written, MiB.
-    pub peak_rss_mib: Option<u64>,
 }
 
 /// The least memory the outer keygen and proof at `outer_k` take: the smallest peak measured

@@ -279,7 +279,7 @@ mod tests {
 
     #[test]
     fn the_committed_fixed_seed_verifier_embeds_the_fixed_seed_tau() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../results");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
         let dev = batch_ecdsa::prover::params::dev_setup(1).unwrap().s_g2();
         let other = batch_ecdsa::prover::params::local_setup(&[1]).unwrap()[0].s_g2();
         for f in [

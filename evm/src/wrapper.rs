@@ -50,6 +50,7 @@
 //! verifier that checks the words and the proof bytes it is given (no proof needed).
 
 use batch_ecdsa::batch_file::Policy;
+pub use batch_ecdsa::calldata::rows::WrapperGasRow;
 use batch_ecdsa::native::digest::{batch_digest, digest_words};
 use batch_ecdsa::native::hash::keccak256;
 use batch_ecdsa::prover::api::digest_pairs_of;
@@ -316,8 +317,8 @@ impl WrapperConfig {
 /// The aggregated verifier's proof after its accumulator (snark-verifier SHPLONK, the outer
 /// circuit of `aggregate`, k = 22: 6 advice, 1 lookup advice, 1 fixed column): 19 commitments
 /// (1,216 bytes), 62 evaluations, W and W' (128 bytes); 3,328 bytes. [`ProofLayout::find`]
-/// gives it on the committed outer proofs (`results/aggregate-digest-b32`,
-/// `results/aggregated-txs-b8`; tested), and the generated verifier reads words 0x680 to 0xe20
+/// gives it on the committed outer proofs (`evm/tests/fixtures/aggregate-digest-b32`,
+/// `evm/tests/fixtures/aggregated-txs-b8`; tested), and the generated verifier reads words 0x680 to 0xe20
 /// of its calldata (the proof from 0x1c0) mod r and the others as points.
 pub const AGGREGATED_PROOF_LAYOUT: ProofLayout = ProofLayout {
     rest_bytes: 3328,
@@ -861,40 +862,6 @@ impl WrapperChain {
             CallOutcome::Rejected { .. } => Err(decode_revert(&called.output)),
         }
     }
-}
-
-/// The wrapper's cost at one B, measured against the stand-in verifier (`results/wrapper-gas.json`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct WrapperGasRow {
-    /// B.
-    pub batch_size: u64,
-    /// Σ |payloadᵢ| (the signing payloads posted).
-    pub payload_bytes: u64,
-    /// What the batch adds to `verifyTransactions`' calldata per transaction:
-    /// |payload| + 3 + 20, averaged over the batch (ABI words and the proof excluded).
-    pub batch_bytes_per_tx: f64,
-    /// Bytes of the proof passed through (a stand-in of the batch proof's length).
-    pub proof_bytes: u64,
-    /// `verifyTransactions`: the whole calldata.
-    pub transactions_calldata_bytes: u64,
-    /// `verifyTransactions`: the wrapper's own execution gas (the transaction's execution less
-    /// the stand-in verifier's): parsing, hashing, building D and the verifier's calldata, the
-    /// call itself (a cold account).
-    pub transactions_wrapper_gas: u64,
-    /// `verifyTransactions`: the transaction's intrinsic gas (21,000 and the calldata).
-    pub transactions_intrinsic_gas: u64,
-    /// `verifyHashes`: the whole calldata.
-    pub hashes_calldata_bytes: u64,
-    /// `verifyHashes`: the wrapper's own execution gas.
-    pub hashes_wrapper_gas: u64,
-    /// `verifyHashes`: the transaction's intrinsic gas.
-    pub hashes_intrinsic_gas: u64,
-    /// The stand-in verifier's execution, called alone with D_hi ‖ D_lo ‖ proof (subtracted).
-    pub mock_verifier_gas: u64,
-    /// The wrapper's runtime code.
-    pub runtime_code_bytes: u64,
-    /// Gas of the wrapper's deployment.
-    pub deploy_gas: u64,
 }
 
 /// Loop iterations of the stand-in verifier in [`measure`]: 0.86 M gas (43 per iteration),

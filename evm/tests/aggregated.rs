@@ -1,5 +1,5 @@
 //! The aggregated proof folder (`batch_ecdsa_evm::aggregated`) and `verify-aggregated`, on the
-//! committed B = 32 aggregation of the digest statement (`results/aggregate-digest-b32`: the
+//! committed B = 32 aggregation of the digest statement (`evm/tests/fixtures/aggregate-digest-b32`: the
 //! real outer verifier, 20,764 bytes, and its honest calldata for the demo batch of 32
 //! signatures). Making a new aggregation takes 20 minutes and 17 GiB (feature `aggregate`,
 //! `prove-aggregated`); checking one is what a chain does, and what runs here: the verifier
@@ -225,9 +225,9 @@ fn verify_aggregated_command() {
 }
 
 /// The folder `prove-aggregated --txs t8.txt --chain-id 1 --strip-out s8.json` wrote for 8
-/// demo transactions of every type (`results/aggregated-txs-b8`, with its inputs).
+/// demo transactions of every type (`evm/tests/fixtures/aggregated-txs-b8`, with its inputs).
 fn txs_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/aggregated-txs-b8")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/aggregated-txs-b8")
 }
 
 /// What a rollup posts (the stripped transactions) and the signed transactions both verify

@@ -173,9 +173,10 @@ struct DigestCase {
 }
 
 fn digest_case() -> &'static DigestCase {
+    use batch_ecdsa::native::digest::batch_digest;
     use batch_ecdsa::prover::api::digest_pairs_of;
     use batch_ecdsa::prover::circuit::witnesses_from_batch;
-    use batch_ecdsa_circuits::ecdsa::digest::{batch_digest, digest_instance};
+    use batch_ecdsa_circuits::ecdsa::digest::digest_instance;
     static CASE: OnceLock<DigestCase> = OnceLock::new();
     CASE.get_or_init(|| {
         let prover = prover_for(

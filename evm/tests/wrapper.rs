@@ -472,11 +472,11 @@ fn verifier_calldata_splits() {
     );
 }
 
-/// The committed aggregation's verifier calldata (`results/aggregate-digest-b32/calldata.hex`)
+/// The committed aggregation's verifier calldata (`evm/tests/fixtures/aggregate-digest-b32/calldata.hex`)
 /// split: its accumulator and outer proof (real ones, in range, in the aggregated layout).
 fn committed_accumulator_and_proof() -> (Vec<[u8; 32]>, Vec<u8>) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../results/aggregate-digest-b32/calldata.hex");
+        .join("tests/fixtures/aggregate-digest-b32/calldata.hex");
     let text = std::fs::read_to_string(path).expect("committed");
     let calldata = hex::decode(text.trim()).expect("hex");
     let split = split_verifier_calldata(&calldata, AGGREGATED_PREFIX_WORDS).expect("long enough");

@@ -3,7 +3,7 @@
 //!
 //! For a batch of B signatures, with hᵢ the 32-byte signing hash of signature i and aᵢ the
 //! 20-byte address of its key Qᵢ, aᵢ = keccak256(x(Qᵢ) ‖ y(Qᵢ))[12..32]
-//! ([`crate::native::public_key::PublicKey::address`]):
+//! ([`crate::public_key::PublicKey::address`]):
 //!
 //! ```text
 //! D = keccak256(h₀ ‖ a₀ ‖ h₁ ‖ a₁ ‖ … ‖ h_{B−1} ‖ a_{B−1})      (52·B bytes hashed)
@@ -34,6 +34,19 @@ pub const ADDRESS_BYTES: usize = 20;
 
 /// Bytes of one pair hᵢ ‖ aᵢ in the digest's preimage.
 pub const PAIR_BYTES: usize = 32 + ADDRESS_BYTES;
+
+/// The Ethereum address of the key with big-endian affine coordinates (x, y):
+/// `keccak256(x ‖ y)[12..32]` (the one definition; [`crate::public_key::PublicKey::address`]
+/// and the circuits crate call it).
+pub fn address_of_coordinates(x: &[u8; 32], y: &[u8; 32]) -> [u8; ADDRESS_BYTES] {
+    let mut xy = [0u8; 64];
+    xy[..32].copy_from_slice(x);
+    xy[32..].copy_from_slice(y);
+    let h = keccak256(&xy);
+    let mut out = [0u8; ADDRESS_BYTES];
+    out.copy_from_slice(&h[32 - ADDRESS_BYTES..]);
+    out
+}
 
 /// The preimage h₀ ‖ a₀ ‖ … ‖ h_{B−1} ‖ a_{B−1} (52·B bytes).
 pub fn digest_preimage(items: &[([u8; 32], [u8; 20])]) -> Vec<u8> {
@@ -72,9 +85,9 @@ pub fn digest_words(d: &[u8; 32]) -> [[u8; 32]; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::native::public_key::PublicKey;
+    use crate::public_key::PublicKey;
     use ff::Field;
-    use halo2_proofs::halo2curves::secp256k1::Fq;
+    use halo2curves::secp256k1::Fq;
     use sha3::{Digest, Keccak256};
 
     fn pair(seed: u8) -> ([u8; 32], [u8; 20]) {
@@ -164,42 +177,5 @@ mod tests {
         assert_eq!(&w_hi[16..], &d[..16]);
         assert_eq!(&w_lo[..16], &[0u8; 16]);
         assert_eq!(&w_lo[16..], &d[16..]);
-    }
-
-    /// The circuits crate computes D with its own Keccak (the one its chip is tested against)
-    /// and its own address derivation; both must give this module's D, and the instance halves
-    /// must be this module's words.
-    #[test]
-    fn agrees_with_the_circuits_digest() {
-        use batch_ecdsa_circuits::ecdsa::digest as circuit;
-        use ff::PrimeField;
-        for b in [0usize, 1, 2, 3, 7, 40] {
-            let items: Vec<([u8; 32], [u8; 20])> = (0..b)
-                .map(|i| {
-                    let h = keccak256(&[i as u8, 1]);
-                    let a: [u8; 20] = keccak256(&[i as u8, 2])[..20].try_into().unwrap();
-                    (h, a)
-                })
-                .collect();
-            let d = batch_digest(&items);
-            assert_eq!(circuit::batch_digest(&items), d, "B = {b}");
-            let words = digest_words(&d);
-            for (v, w) in circuit::digest_instance(&d).iter().zip(words.iter()) {
-                let mut le = v.to_repr();
-                le.reverse();
-                assert_eq!(&le[..], &w[..], "B = {b}");
-            }
-        }
-        // Addresses: the key of secret 1 (G) through both.
-        let g = PublicKey::from_affine(
-            <halo2curves::secp256k1::Secp256k1Affine as group::prime::PrimeCurveAffine>::generator(
-            ),
-        )
-        .unwrap();
-        let (x, y) = (g.point().x, g.point().y);
-        let big = |f: &halo2curves::secp256k1::Fp| {
-            num_bigint::BigUint::from_bytes_le(f.to_repr().as_ref())
-        };
-        assert_eq!(circuit::address_of(&big(&x), &big(&y)), g.address());
     }
 }

@@ -155,7 +155,7 @@ pub enum VerifyError {
 /// Why public-key recovery (ECDSA*: R from (r, v), then Q) failed.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum RecoverError {
-    /// r = 0 (only reachable through [`crate::native::recover::recover_nonce_point`]).
+    /// r = 0 (only reachable through [`crate::recover::recover_nonce_point`]).
     #[error("r is zero")]
     RZero,
     /// Recovery id 2/3 asks for x = r + n, but r + n >= p.

@@ -12,6 +12,7 @@ pub mod digest;
 pub mod ecdsa;
 pub mod encoding;
 pub mod error;
+pub mod filler;
 pub mod hash;
 pub mod msm;
 pub mod public_key;

@@ -7,7 +7,6 @@ use halo2curves::CurveAffine;
 
 use super::encoding::{fp_from_be_bytes, fp_to_be_bytes};
 use super::error::KeyError;
-use super::hash::keccak256;
 use super::sqrt::decompress;
 
 /// A secp256k1 public key Q: a point on y^2 = x^3 + 7 other than the identity.
@@ -116,17 +115,17 @@ impl PublicKey {
     /// (the uncompressed SEC1 encoding without its 04 prefix).
     pub fn address(&self) -> [u8; 20] {
         let enc = self.to_sec1_uncompressed();
-        let h = keccak256(&enc[1..]);
-        let mut out = [0u8; 20];
-        out.copy_from_slice(&h[12..]);
-        out
+        let (mut x, mut y) = ([0u8; 32], [0u8; 32]);
+        x.copy_from_slice(&enc[1..33]);
+        y.copy_from_slice(&enc[33..65]);
+        crate::digest::address_of_coordinates(&x, &y)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::native::encoding::P_BE;
+    use crate::encoding::P_BE;
 
     fn g() -> Secp256k1Affine {
         Secp256k1Affine::generator()

@@ -61,9 +61,9 @@ pub fn ecrecover(h: &Fq, sig: &Signature, id: RecoveryId) -> Result<PublicKey, R
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::native::ecdsa::{sign, verify};
-    use crate::native::encoding::fq_from_be_bytes;
-    use crate::native::encoding::{fp_to_fq_reduced, P_MINUS_N_BE};
+    use crate::ecdsa::{sign, verify};
+    use crate::encoding::fq_from_be_bytes;
+    use crate::encoding::{fp_to_fq_reduced, P_MINUS_N_BE};
 
     #[test]
     fn recovers_signer() {
@@ -97,7 +97,7 @@ mod tests {
         let sig = Signature::new(r, Fq::from(5u64)).unwrap();
         let h = Fq::from(17u64);
         let q = ecrecover(&h, &sig, id).unwrap();
-        assert_eq!(crate::native::ecdsa::nonce_point(&q, &h, &sig), Ok(r_point));
+        assert_eq!(crate::ecdsa::nonce_point(&q, &h, &sig), Ok(r_point));
         // With bit 1 clear, x = r gives another R (or none): not the same point.
         if let Ok(p) = recover_nonce_point(&r, RecoveryId::from_parts(false, false)) {
             assert_ne!(p, r_point);

@@ -279,7 +279,7 @@ impl RecoveryId {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::native::encoding::N_BE;
+    use crate::encoding::N_BE;
 
     fn be(x: u64) -> [u8; 32] {
         let mut b = [0u8; 32];

@@ -31,7 +31,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use batch_ecdsa::cli::{load_signed_txs, write_stripped, BatchArgs, SetupArgs};
-use batch_ecdsa::prover::api::{KeyCache, ProveOptions, Prover, SetupOptions};
+use batch_ecdsa::prover::api::{KeyCache, ProveOptions, Prover, ProverError, SetupOptions};
 use batch_ecdsa::prover::bars::StderrBars;
 use batch_ecdsa::prover::circuit::{
     witnesses_from_batch, AnyCircuit, CircuitKind, CircuitStats, WitnessBuildError,
@@ -82,6 +82,10 @@ struct Args {
     /// Generate the keys even when cached ones exist (times a real keygen).
     #[arg(long)]
     no_key_cache: bool,
+    /// Prove with the key for B signatures, padding a smaller batch with the canonical filler
+    /// (docs/library.md): one key for every batch size up to B. Default: the batch's size.
+    #[arg(long, value_name = "B", value_parser = batch_ecdsa::cli::batch_size)]
+    pad_to: Option<usize>,
 }
 
 fn bad_input(lines: impl IntoIterator<Item = String>) -> ExitCode {
@@ -163,7 +167,16 @@ fn main() -> ExitCode {
         Ok(b) => b,
         Err(code) => return code,
     };
-    let b = batch.len();
+    let b = match args.pad_to {
+        Some(pad) if pad < batch.len() => {
+            return bad_input([format!(
+                "--pad-to {pad} is smaller than the batch ({} signatures)",
+                batch.len()
+            )])
+        }
+        Some(pad) => pad,
+        None => batch.len(),
+    };
     // The circuit's limit from the planner's table, before any layout or signature check.
     if let Err(e) = batch_ecdsa_circuits::limits::planned_k(kind, statement, b) {
         return bad_input([e.to_string()]);
@@ -201,15 +214,16 @@ fn main() -> ExitCode {
                 println!("{e}");
             }
             eprintln!(
-                "error: {} of {b} signatures invalid; no proof is made",
-                invalid.len()
+                "error: {} of {} signatures invalid; no proof is made",
+                invalid.len(),
+                batch.len()
             );
             return ExitCode::from(1);
         }
         Err(e) => return bad_input([e.to_string()]),
     }
     if !args.unchecked {
-        eprintln!("native pre-check: all {b} signatures valid");
+        eprintln!("native pre-check: all {} signatures valid", batch.len());
     }
 
     if args.setup.insecure_dev_setup {
@@ -244,6 +258,8 @@ fn main() -> ExitCode {
     };
     let proved = match prover.prove(&batch, options, &bars) {
         Ok(p) => p,
+        // --unchecked: the failing proof is shown and written (module doc).
+        Err(ProverError::Unverified(p)) if args.unchecked => *p,
         Err(e) => {
             eprintln!("error: {e}");
             if args.unchecked {

@@ -14,15 +14,13 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use batch_ecdsa::batch_file::{BatchFile, Policy};
+use batch_ecdsa::batch_file::BatchFile;
 use batch_ecdsa::cli::{load_signed_txs, write_stripped, SetupArgs, TxArgs};
-use batch_ecdsa::hexfmt::encode_hex;
-use batch_ecdsa::native::public_key::PublicKey;
 use batch_ecdsa::prover::api::Verifier;
 use batch_ecdsa::prover::bars::StderrBars;
+use batch_ecdsa::prover::expected::{self, Entries};
 use batch_ecdsa::prover::proof::ProofFile;
 use batch_ecdsa::txs::SignedTxs;
-use batch_ecdsa_circuits::ecdsa::Statement;
 use clap::Parser;
 use serde_json::json;
 
@@ -105,121 +103,6 @@ fn native(batch: BatchFile, txs: Option<SignedTxs>, args: &Args) -> ExitCode {
     }
 }
 
-/// The signatures whose public inputs differ between the batch (file or transactions) and the
-/// proof file, under the proof's statement.
-fn compare_with_batch(
-    file: &ProofFile,
-    batch: &BatchFile,
-    policy: Policy,
-    from_txs: bool,
-) -> Vec<String> {
-    match file.statement {
-        Statement::Keys => compare_keys(file, batch, policy),
-        Statement::Digest => compare_digest(file, batch, policy, from_txs),
-    }
-}
-
-/// Digest statement: signature i's raw 32-byte signing hash and the address of its key (the
-/// given or recovered one; for a transaction the recovered sender) must be the proof's i-th
-/// (msg_hash, address). Each differing signature is named with both values.
-fn compare_digest(
-    file: &ProofFile,
-    batch: &BatchFile,
-    policy: Policy,
-    from_txs: bool,
-) -> Vec<String> {
-    let pairs = match file.digest_pairs() {
-        Ok(p) => p,
-        Err(e) => return vec![format!("the proof file's public inputs do not parse: {e}")],
-    };
-    let (unit, source, hash_name, addr_name) = if from_txs {
-        ("transaction", "the transactions", "signing hash", "sender")
-    } else {
-        ("signature", "the batch file", "message hash", "address")
-    };
-    if batch.len() != pairs.len() {
-        return vec![format!(
-            "{source} hold {} {unit}s, the proof {}",
-            batch.len(),
-            pairs.len()
-        )];
-    }
-    let mut out = Vec::new();
-    let items = batch.to_items(policy);
-    for (i, ((item, sig), (h, a))) in items.iter().zip(&batch.signatures).zip(&pairs).enumerate() {
-        let item = match item {
-            Ok(item) => item,
-            Err(e) => {
-                out.push(format!("{e} (so the batch cannot match the proof)"));
-                continue;
-            }
-        };
-        let address = match PublicKey::from_affine(item.q) {
-            Ok(k) => k.address(),
-            Err(e) => {
-                out.push(format!("{unit} {i}: its key has no address: {e}"));
-                continue;
-            }
-        };
-        let mut what = Vec::new();
-        if sig.msg_hash != *h {
-            what.push(format!(
-                "{hash_name} {} in {source}, {} in the proof",
-                encode_hex(&sig.msg_hash),
-                encode_hex(h)
-            ));
-        }
-        if address != *a {
-            what.push(format!(
-                "{addr_name} {} in {source}, {} in the proof",
-                encode_hex(&address),
-                encode_hex(a)
-            ));
-        }
-        if !what.is_empty() {
-            out.push(format!("{unit} {i} differs: {}", what.join("; ")));
-        }
-    }
-    out
-}
-
-/// Keys statement: signature i's hash mod n and key must be the proof's i-th.
-fn compare_keys(file: &ProofFile, batch: &BatchFile, policy: Policy) -> Vec<String> {
-    let Ok(inputs) = file.public_inputs() else {
-        return vec!["the proof file's public inputs do not parse".into()];
-    };
-    if batch.len() != inputs.len() {
-        return vec![format!(
-            "the batch file has {} signatures, the proof {}",
-            batch.len(),
-            inputs.len()
-        )];
-    }
-    let mut out = Vec::new();
-    for (i, (item, (h, q))) in batch.to_items(policy).iter().zip(&inputs).enumerate() {
-        match item {
-            Err(e) => out.push(format!("{e} (so the batch cannot match the proof)")),
-            Ok(item) => {
-                let mut what = Vec::new();
-                if item.h != *h {
-                    what.push("message hash");
-                }
-                if item.q != *q {
-                    what.push("public key");
-                }
-                if !what.is_empty() {
-                    out.push(format!(
-                        "signature {i}: {} {} between the batch file and the proof",
-                        what.join(" and "),
-                        if what.len() > 1 { "differ" } else { "differs" }
-                    ));
-                }
-            }
-        }
-    }
-    out
-}
-
 fn with_proof(args: &Args, path: &Path) -> ExitCode {
     let file = match ProofFile::load(path) {
         Ok(f) => f,
@@ -266,9 +149,14 @@ fn with_proof(args: &Args, path: &Path) -> ExitCode {
     }
     let result = verifier.verify(&file);
     let from_txs = args.txs.txs.is_some();
+    let entries = if from_txs {
+        Entries::Transactions
+    } else {
+        Entries::Signatures
+    };
     let mismatches = batch
         .as_ref()
-        .map(|b| compare_with_batch(&file, b, policy, from_txs))
+        .map(|b| expected::mismatches(&file, b, policy, entries))
         .unwrap_or_default();
     for m in &mismatches {
         println!("{m}");
@@ -288,7 +176,13 @@ fn with_proof(args: &Args, path: &Path) -> ExitCode {
         println!(
             "{}ok: proof valid for {} signatures ({} circuit, public input: {}{}, k = {}, {} bytes, verified in {:.1} ms){}",
             if insecure { "INSECURE " } else { "" },
-            file.batch_size,
+            match batch.as_ref().map(|b| b.len()) {
+                Some(n) if n < file.batch_size => format!(
+                    "{n} (of B = {}, the rest the canonical filler)",
+                    file.batch_size
+                ),
+                _ => file.batch_size.to_string(),
+            },
             file.circuit,
             file.statement,
             file.digest

@@ -14,7 +14,8 @@
 //! prices), [`statement`] (keys or digest), [`wrapper_gas`] (the digest wrapper's gas at any
 //! B), [`params`] (inputs, defaults with their origin, scenarios), [`model`] (what each rollup
 //! path posts and pays, break-even and capacity searches), [`bridge`] (the `ecrecover`
-//! segment), [`proof_file`] (proof and EVM bench files), [`table`] (text output). [`report`]
+//! segment), [`proof_file`] (proof and EVM bench files), [`rows`] (the schema of each measured row, for
+//! its writer and its reader), [`table`] (text output). [`report`]
 //! ties them together for the `calldata` binary.
 
 pub mod bridge;
@@ -22,6 +23,7 @@ pub mod limits;
 pub mod model;
 pub mod params;
 pub mod proof_file;
+pub mod rows;
 pub mod schedule;
 pub mod statement;
 pub mod table;

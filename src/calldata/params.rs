@@ -38,7 +38,9 @@
 
 use super::bridge::ECRECOVER_SIGNATURE_BYTES;
 use super::limits::{ECRECOVER_GAS, POINT_EVALUATION_GAS};
-use super::proof_file::{bench_rows_from_json, pick_row, BenchRow, ProofInputError};
+use super::proof_file::{bench_rows_from_json, pick_row, ProofInputError};
+pub use super::rows::EcrecoverBench;
+use super::rows::{AggregateRow, BenchRow};
 use super::schedule::{
     blob_gas_prorata, blob_gas_whole, blob_reserve_fee_wei, ByteCounts, CalldataFloor,
     EIP7623_FLOOR, EIP7976_FLOOR, MAX_BLOB_PAYLOAD_BYTES, OP_STACK_BLOB_PAYLOAD_BYTES,
@@ -46,7 +48,7 @@ use super::schedule::{
 pub use super::statement::Statement;
 use super::table::thousands;
 pub use super::wrapper_gas::{WrapperGas, WRAPPER_GAS_JSON, WRAPPER_GAS_PATH};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
@@ -57,44 +59,16 @@ pub const WEI_PER_GWEI: u128 = 1_000_000_000;
 pub const WEI_PER_ETH: u128 = 1_000_000_000_000_000_000;
 
 /// The EVM bench's verifier rows (`results/evm.json`), embedded at build time.
-pub const EVM_BENCH_JSON: &str = include_str!("../../results/evm.json");
+pub const EVM_BENCH_JSON: &str = include_str!("measured/evm.json");
 /// Where [`EVM_BENCH_JSON`] comes from, as the output names it.
 pub const EVM_BENCH_PATH: &str = "results/evm.json";
 
 /// The digest statement's aggregated verifier, measured by `evm-aggregate --count 32 --public
 /// digest --k 22` (the only digest verifier that is measured and fits EIP-170 today: the
 /// direct one does not compile, see docs/ethereum.md), embedded at build time.
-pub const AGGREGATED_DIGEST_JSON: &str = include_str!("../../results/aggregate-digest-b32.json");
+pub const AGGREGATED_DIGEST_JSON: &str = include_str!("measured/aggregate-digest-b32.json");
 /// Where [`AGGREGATED_DIGEST_JSON`] comes from.
 pub const AGGREGATED_DIGEST_PATH: &str = "results/aggregate-digest-b32.json";
-
-/// The fields of an `evm-aggregate` row the calculator reads.
-#[derive(Debug, Clone, serde::Deserialize)]
-struct AggregatedRow {
-    circuit: String,
-    statement: String,
-    batch_size: u64,
-    outer: AggregatedOuter,
-    outer_proof_bytes: u64,
-    outer_public_inputs: u64,
-    verify_gas: u64,
-    verify_gas_execution: u64,
-    verify_gas_floor: u64,
-    deploy_gas: u64,
-    runtime_code_bytes: u64,
-    creation_code_bytes: u64,
-    fits_eip170: bool,
-}
-
-#[derive(Debug, Clone, serde::Deserialize)]
-struct AggregatedOuter {
-    shape: AggregatedShape,
-}
-
-#[derive(Debug, Clone, serde::Deserialize)]
-struct AggregatedShape {
-    k: u32,
-}
 
 /// The aggregated digest verifier as a bench row: the outer verifier's calldata is
 /// `accumulator ‖ D_hi ‖ D_lo ‖ proof`; the wrapper computes the two D words, so what the
@@ -102,7 +76,7 @@ struct AggregatedShape {
 /// and the row's `public_inputs` is D's 2. Checked: a digest row of the batch circuit whose
 /// public inputs are the accumulator's 12 and D's 2.
 pub fn aggregated_digest_row(json: &str, path: &str) -> Result<BenchRow, String> {
-    let a: AggregatedRow = serde_json::from_str(json).map_err(|e| format!("{path}: {e}"))?;
+    let a: AggregateRow = serde_json::from_str(json).map_err(|e| format!("{path}: {e}"))?;
     let accumulator = a.outer_public_inputs.saturating_sub(2);
     if a.circuit != "batch" || a.statement != "digest" || accumulator != 12 {
         return Err(format!(
@@ -133,7 +107,7 @@ pub fn aggregated_digest_row(json: &str, path: &str) -> Result<BenchRow, String>
     })
 }
 /// The EVM bench's `ecrecover` loop (`results/ecrecover.json`), embedded at build time.
-pub const ECRECOVER_BENCH_JSON: &str = include_str!("../../results/ecrecover.json");
+pub const ECRECOVER_BENCH_JSON: &str = include_str!("measured/ecrecover.json");
 /// Where [`ECRECOVER_BENCH_JSON`] comes from, as the output names it.
 pub const ECRECOVER_BENCH_PATH: &str = "results/ecrecover.json";
 /// Default execution base fee, gwei (see the module doc for why 1).
@@ -175,24 +149,6 @@ impl fmt::Display for Origin {
             Origin::Scenario(n) => write!(f, "scenario {n}"),
         }
     }
-}
-
-/// The `ecrecover` loop the EVM bench measured (`evm/src/ecrecover.rs`,
-/// `results/ecrecover.json`): execution gas fitted as `base_execution + N ·
-/// per_signature_execution` from two N.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EcrecoverBench {
-    /// The two N measured and their execution gas.
-    pub n: [u64; 2],
-    pub execution_gas: [u64; 2],
-    /// Execution gas per signature, the 3,000-gas precompile included.
-    pub per_signature_execution: u64,
-    /// Of that, what is not the precompile (call, memory, decoding, loop, ordering check).
-    pub loop_overhead: u64,
-    /// Execution gas of the call whatever N (dispatch, ABI decoding).
-    pub base_execution: u64,
-    /// Calldata bytes per signature (r, s, v).
-    pub calldata_bytes_per_signature: u64,
 }
 
 /// Public-input words per signature of a bench row (`public_inputs / batch_size`).
@@ -425,7 +381,8 @@ impl FromStr for Sender {
 }
 
 /// How a rollup posts a signature on the signature path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum SignatureFormat {
     /// r and s, 64 bytes (no recovery information).
@@ -459,7 +416,8 @@ impl fmt::Display for SignatureFormat {
 }
 
 /// The compressor whose output the measured transaction bytes count (`calldata --txs`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Compressor {
     /// Raw bytes, no compression.
@@ -566,7 +524,8 @@ impl FromStr for Headroom {
 }
 
 /// A pricing schedule (see [`super::model`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Schedule {
     /// EIP-2028 calldata, 16 / 4 gas per non-zero / zero byte (before Pectra).
@@ -608,7 +567,8 @@ impl Schedule {
 }
 
 /// How blob space is charged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum BlobRounding {
     /// Whole blobs: the payload alone pays `ceil(bytes / usable) × 2^17` blob gas.
@@ -673,7 +633,8 @@ pub struct Params {
 }
 
 /// Named input sets (`--scenario`); options given with it override its values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Scenario {
     /// This project's measured figures (the EVM bench's output) at 2025–26 L1 prices (the
@@ -682,7 +643,7 @@ pub enum Scenario {
     /// 0xPARC's 2022 Optimism example: 200 signatures × 64 B against a 131-byte Groth16
     /// proof and 200 addresses, no verifier gas, 30 gwei, one batch per 5 minutes, EIP-2028
     /// calldata (the only schedule then).
-    #[value(name = "optimism-2022")]
+    #[cfg_attr(feature = "cli", value(name = "optimism-2022"))]
     #[serde(rename = "optimism-2022")]
     Optimism2022,
 }

@@ -41,76 +41,14 @@
 //! are ignored), is also embedded in the binary and read the same way for the defaults
 //! ([`super::params::Measured`]).
 
+pub use super::rows::{BenchRow, PUBLIC_INPUT_WORD_BYTES};
 use super::statement::Statement;
-use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// One row of the EVM bench's output (see the module doc).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BenchRow {
-    // A missing `Option` field reads as `None` (serde's rule for `Option`).
-    pub circuit: String,
-    /// `keys` or `digest`; absent: keys (rows written before the digest statement existed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub statement: Option<String>,
-    pub batch_size: u64,
-    pub k: Option<u32>,
-    pub transcript: Option<String>,
-    pub proof_bytes: u64,
-    #[serde(default)]
-    pub public_inputs: u64,
-    pub verify_gas: Option<u64>,
-    pub verify_gas_execution: u64,
-    pub deploy_gas: Option<u64>,
-    pub runtime_code_bytes: Option<u64>,
-    /// The same circuit's proof with the Blake2b transcript (compressed points), for the size
-    /// difference (informational).
-    pub proof_bytes_blake2b: Option<u64>,
-    /// The EIP-7623 floor of the verifying call's calldata (informational).
-    pub verify_gas_floor: Option<u64>,
-    /// The verifier's creation code (informational).
-    pub creation_code_bytes: Option<u64>,
-    /// Whether the runtime code fits EIP-170's 24,576 bytes (informational).
-    pub fits_eip170: Option<bool>,
-    /// Where the row was measured when not by the EVM bench (e.g. the aggregated digest
-    /// verifier, [`super::params::AGGREGATED_DIGEST_PATH`]); absent for bench rows.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
-}
-
-/// Bytes of calldata per public input in the EVM verifier's layout.
-pub const PUBLIC_INPUT_WORD_BYTES: u64 = 32;
 /// Largest proof or bench file `calldata --proof` reads, in bytes.
 pub const MAX_CALLDATA_INPUT_BYTES: u64 = 64 << 20;
 /// Largest public-input count accepted from a bench row.
 pub const MAX_PUBLIC_INPUTS: u64 = 1_000_000;
-
-impl BenchRow {
-    /// Whether the row measures the keys statement (the field absent or `"keys"`).
-    pub fn is_keys(&self) -> bool {
-        self.statement.as_deref().is_none_or(|s| s == "keys")
-    }
-
-    /// Calldata of the verifying call: `proof_bytes + 32 · public_inputs`.
-    pub fn calldata_bytes(&self) -> u64 {
-        self.proof_bytes + PUBLIC_INPUT_WORD_BYTES * self.public_inputs
-    }
-
-    /// The row's statement (checked when the row is read, so keys for a bad field never
-    /// happens to a row from [`proof_input_from_json`]).
-    pub fn statement(&self) -> Statement {
-        super::statement::of_field(self.statement.as_deref()).unwrap_or(Statement::Keys)
-    }
-
-    /// Bytes the proof path posts for the proof under its statement: the verifier's calldata
-    /// ([`Self::calldata_bytes`]) for keys, the proof alone for digest (the wrapper makes D).
-    pub fn posted_proof_bytes(&self) -> u64 {
-        match self.statement() {
-            Statement::Keys => self.calldata_bytes(),
-            Statement::Digest => self.proof_bytes,
-        }
-    }
-}
 
 /// What a file says about the proof path.
 #[derive(Debug, Clone, PartialEq, Eq)]

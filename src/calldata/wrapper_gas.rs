@@ -5,7 +5,7 @@
 //! `h₀ ‖ a₀ ‖ …`, hashes it to D and calls the verifier. `evm-wrapper-gas` measured that gas
 //! (the transaction's execution less a stand-in verifier's, in revm) at B = 1, 2, 4, …, 32 on
 //! demo transactions and committed it as `results/wrapper-gas.json` ([`WRAPPER_GAS_JSON`],
-//! embedded at build time; rows as `WrapperGasRow` in `evm/src/wrapper.rs`), for both entry
+//! embedded at build time; rows as [`WrapperGasRow`]), for both entry
 //! points: `verifyTransactions` (payloads, what a rollup posts) and `verifyHashes` (hashes,
 //! what a bridge holds).
 //!
@@ -33,11 +33,12 @@
 //! larger transactions cost the wrapper a little more per signature.
 
 use super::params::MAX_GAS_INPUT;
+use super::rows::WrapperGasRow;
 use super::statement::PAYLOAD_LENGTH_PREFIX_BYTES;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// The wrapper's measured gas (`results/wrapper-gas.json`), embedded at build time.
-pub const WRAPPER_GAS_JSON: &str = include_str!("../../results/wrapper-gas.json");
+pub const WRAPPER_GAS_JSON: &str = include_str!("measured/wrapper-gas.json");
 /// Where [`WRAPPER_GAS_JSON`] comes from, as the output names it.
 pub const WRAPPER_GAS_PATH: &str = "results/wrapper-gas.json";
 
@@ -49,19 +50,6 @@ const PREIMAGE_PAIR_BYTES: u64 = crate::native::digest::PAIR_BYTES as u64;
 const DIGEST_WORDS_BYTES: u64 = 64;
 /// Bytes of a sender in `senders`.
 const SENDER_BYTES: u64 = crate::native::digest::ADDRESS_BYTES as u64;
-
-/// One row of the measurement, the fields the model reads (others are ignored).
-#[derive(Debug, Clone, Deserialize)]
-struct Row {
-    batch_size: u64,
-    payload_bytes: u64,
-    batch_bytes_per_tx: f64,
-    proof_bytes: u64,
-    transactions_wrapper_gas: u64,
-    hashes_wrapper_gas: u64,
-    runtime_code_bytes: u64,
-    deploy_gas: u64,
-}
 
 /// Measured (B, gas) points, B strictly increasing, at least two.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -146,7 +134,8 @@ pub struct WrapperGas {
 impl WrapperGas {
     /// Parses and checks a measurement file (`path` names it in errors).
     pub fn parse(text: &str, path: &str) -> Result<Self, String> {
-        let mut rows: Vec<Row> = serde_json::from_str(text).map_err(|e| format!("{path}: {e}"))?;
+        let mut rows: Vec<WrapperGasRow> =
+            serde_json::from_str(text).map_err(|e| format!("{path}: {e}"))?;
         rows.sort_by_key(|r| r.batch_size);
         if rows.len() < 2 {
             return Err(format!("{path}: fewer than two rows, no line to extend"));
@@ -174,7 +163,7 @@ impl WrapperGas {
         let proof_copy_words = (FREE_MEMORY_START + DIGEST_WORDS_BYTES + last.proof_bytes)
             .div_ceil(32)
             .max(preimage_words(last.batch_size));
-        let curve = |gas: fn(&Row) -> u64| GasCurve {
+        let curve = |gas: fn(&WrapperGasRow) -> u64| GasCurve {
             points: rows.iter().map(|r| (r.batch_size, gas(r))).collect(),
             proof_copy_words,
         };
@@ -221,9 +210,13 @@ mod tests {
 
     const FIXTURE: &str = r#"[
       {"batch_size":2,"payload_bytes":200,"batch_bytes_per_tx":123.0,"proof_bytes":1000,
+       "transactions_calldata_bytes":1500,"transactions_intrinsic_gas":40000,
+       "hashes_calldata_bytes":1300,"hashes_intrinsic_gas":38000,"mock_verifier_gas":860000,
        "transactions_wrapper_gas":6000,"hashes_wrapper_gas":5000,
        "runtime_code_bytes":1351,"deploy_gas":350667},
       {"batch_size":4,"payload_bytes":400,"batch_bytes_per_tx":123.0,"proof_bytes":1000,
+       "transactions_calldata_bytes":1900,"transactions_intrinsic_gas":46000,
+       "hashes_calldata_bytes":1500,"hashes_intrinsic_gas":41000,"mock_verifier_gas":860000,
        "transactions_wrapper_gas":6601,"hashes_wrapper_gas":5200,
        "runtime_code_bytes":1351,"deploy_gas":350667}
     ]"#;

@@ -201,36 +201,6 @@ mod tests {
         );
     }
 
-    /// The planner reproduces the published layouts (`results/compare.csv`, laid out by the
-    /// planners that came before it) for the small B: k, table bits, columns, cells, rows.
-    #[test]
-    fn planned_layouts_match_the_published_table() {
-        let csv = include_str!("../../results/compare.csv");
-        let mut checked = 0;
-        for line in csv.lines().skip(1) {
-            let f: Vec<&str> = line.split(',').collect();
-            let b: usize = f[1].parse().unwrap();
-            if b > 4 || f[9] != "false" {
-                continue;
-            }
-            let kind: CircuitKind = f[0].parse().unwrap();
-            let c = fitted_cells(kind, &demo_witnesses(b).unwrap()).unwrap();
-            let got = [
-                c.k as usize,
-                c.lookup_bits as usize,
-                c.advice_columns,
-                c.advice_cells,
-                c.lookup_cells,
-                c.fixed_cells,
-                c.rows,
-            ];
-            let want: Vec<usize> = f[2..9].iter().map(|x| x.parse().unwrap()).collect();
-            assert_eq!(got.to_vec(), want, "{kind} B = {b}");
-            checked += 1;
-        }
-        assert_eq!(checked, 6, "batch and naive at B = 1, 2, 4");
-    }
-
     /// The comparison's figures are the prover's, at the planned k; one column group (the
     /// batch circuit adds its phase-0 commit column).
     #[test]

@@ -125,6 +125,14 @@ pub enum ProverError {
     Prove(#[from] ProveError),
     #[error(transparent)]
     Memory(#[from] super::memory::MemoryError),
+    /// The proof was made but fails the prover's own check: the circuit is not satisfied by
+    /// this batch (an invalid batch proven with `checked: false`). The proof is carried for a
+    /// caller that wants to show it fails (`prove --unchecked` writes it).
+    #[error(
+        "the proof fails the prover's own check: the circuit is not satisfied by this batch \
+         (an invalid batch)"
+    )]
+    Unverified(Box<Proved>),
 }
 
 impl ProverError {
@@ -133,7 +141,7 @@ impl ProverError {
     pub fn exit_code(&self) -> u8 {
         match self {
             ProverError::Witness(WitnessBuildError::Invalid(_)) => 1,
-            ProverError::Prove(_) => 1,
+            ProverError::Prove(_) | ProverError::Unverified(_) => 1,
             _ => 2,
         }
     }
@@ -384,22 +392,33 @@ impl Prover {
         self.pk.get_vk()
     }
 
-    /// Proves a batch (of exactly [`Prover::batch_size`] signatures) and checks the proof.
-    /// An invalid batch is refused with every invalid signature named, unless
-    /// `options.checked` is false.
+    /// Proves a batch of n ≤ [`Prover::batch_size`] signatures and checks the proof. A batch
+    /// of fewer than B is padded with the canonical filler ([`crate::native::filler`]): the
+    /// proof states B slots, the first n the batch's, and a verifier holding the n entries
+    /// checks the rest are the filler ([`Verifier::verify_batch`]). An invalid batch is refused
+    /// with every invalid signature named (indices are the batch's own), unless
+    /// `options.checked` is false; a proof that fails the prover's own check is an error
+    /// whatever the options ([`ProverError::Unverified`]).
     pub fn prove(
         &self,
         batch: &BatchFile,
         options: ProveOptions,
         progress: &dyn Progress,
     ) -> Result<Proved, ProverError> {
-        if batch.len() != self.batch_size() {
+        if batch.len() > self.batch_size() {
             return Err(WitnessBuildError::WrongSize {
                 expected: self.batch_size(),
                 got: batch.len(),
             }
             .into());
         }
+        let padded;
+        let batch = if batch.len() < self.batch_size() {
+            padded = batch.padded_to(self.batch_size());
+            &padded
+        } else {
+            batch
+        };
         progress.started(Phase::Witness);
         let start = Instant::now();
         let witnesses = witnesses_from_batch(batch, options.policy, options.checked);
@@ -488,14 +507,19 @@ impl Prover {
             vk_hash: encode_hex(&self.vk_hash),
             proof: encode_hex(&proof),
         };
-        Ok(Proved {
+        let proved = Proved {
             file,
             witness_s: witness_t.as_secs_f64(),
             prove_s: prove_t.as_secs_f64(),
             verify_s: verify_t.as_secs_f64(),
             self_verified: ok,
             proof_bytes: proof.len(),
-        })
+        };
+        if ok {
+            Ok(proved)
+        } else {
+            Err(ProverError::Unverified(Box::new(proved)))
+        }
     }
 
     /// Verifies a proof file made for this prover's circuit and batch size.
@@ -568,6 +592,9 @@ pub enum VerifyError {
     /// The proof names another setup than the parameters the caller gave.
     #[error("refused: the proof names the {named}, but the parameters given are the {given}")]
     OtherSetup { named: String, given: String },
+    /// The proof is not for the batch the caller holds ([`Verifier::verify_batch`]).
+    #[error(transparent)]
+    NotTheBatch(#[from] super::expected::NotTheBatch),
 }
 
 impl VerifyError {
@@ -575,7 +602,8 @@ impl VerifyError {
         match self {
             VerifyError::Invalid(_)
             | VerifyError::InsecureSetup
-            | VerifyError::OtherSetup { .. } => 1,
+            | VerifyError::OtherSetup { .. }
+            | VerifyError::NotTheBatch(_) => 1,
             _ => 2,
         }
     }
@@ -787,9 +815,29 @@ impl Verifier {
         self.statement
     }
 
-    /// Checks that the file is for this verifier's circuit (statement, kind, B, k, vk hash)
-    /// and that its proof verifies for the public inputs it carries. Returns the verification
+    /// Checks that the proof is for **`batch`**, the batch the caller holds (its entries, in
+    /// order, under the proof's statement: [`super::expected`]), then that it verifies. A
+    /// proof for any other batch — one hash or key changed, two entries swapped, another B — is
+    /// [`VerifyError::NotTheBatch`] naming each differing entry. Returns the verification
     /// time.
+    pub fn verify_batch(
+        &self,
+        file: &ProofFile,
+        batch: &crate::batch_file::BatchFile,
+        policy: crate::batch_file::Policy,
+        entries: super::expected::Entries,
+    ) -> Result<Duration, VerifyError> {
+        let mismatches = super::expected::mismatches(file, batch, policy, entries);
+        if !mismatches.is_empty() {
+            return Err(super::expected::NotTheBatch { mismatches }.into());
+        }
+        self.verify(file)
+    }
+
+    /// Checks that the file is for this verifier's circuit (statement, kind, B, k, vk hash)
+    /// and that its proof verifies for **the public inputs it carries**. That says some batch
+    /// with those inputs was signed, not that it is the caller's: a caller holding a batch
+    /// uses [`Verifier::verify_batch`]. Returns the verification time.
     pub fn verify(&self, file: &ProofFile) -> Result<Duration, VerifyError> {
         check_against(
             file,

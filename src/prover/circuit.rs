@@ -56,7 +56,7 @@ pub enum WitnessBuildError {
     #[error("{}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "))]
     Invalid(Vec<Invalid>),
     /// The batch has a different size than the prover was built for.
-    #[error("the batch has {got} signatures; this prover is built for {expected}")]
+    #[error("the batch has {got} signatures; this prover is built for {expected} (at most)")]
     WrongSize { expected: usize, got: usize },
     /// An empty batch.
     #[error("the batch is empty")]

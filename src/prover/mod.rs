@@ -6,12 +6,13 @@
 //! makes, and their cache) and [`srs`] (ceremony files, the three kinds of setup, identities), [`circuit`]
 //! (which circuit, its layout, witnesses from a batch file), [`proving_key`] (keygen, key hash,
 //! cache), [`transcript`] (Blake2b or the EVM's Keccak transcript), [`proof`] (create / verify,
-//! the proof file), [`api`] (`Prover`, `Verifier`).
+//! the proof file), [`expected`] (a proof file against the caller's batch), [`api`] (`Prover`, `Verifier`).
 
 pub mod api;
 #[cfg(feature = "cli")]
 pub mod bars;
 pub mod circuit;
+pub mod expected;
 pub mod memory;
 pub mod params;
 pub mod proof;

@@ -36,6 +36,7 @@ pub mod demo;
 pub mod file;
 pub mod record;
 pub mod rules;
+#[cfg(feature = "compression")]
 pub mod strip;
 pub mod wide_fee;
 
@@ -89,38 +90,27 @@ pub struct SignedTxs {
     pub records: Vec<TxRecord>,
 }
 
+/// Every transaction that cannot join a batch, in index order: one error for the list.
+pub type TxErrors = crate::failures::Failures<TxError>;
+
 impl SignedTxs {
     /// Decodes and checks every transaction (in parallel); every failing one is reported, in
     /// index order. An empty list is no batch: it is reported as transaction 0 missing.
-    pub fn decode<B: AsRef<[u8]> + Sync>(
-        raw: &[B],
-        policy: &TxPolicy,
-    ) -> Result<Self, Vec<TxError>> {
+    pub fn decode<B: AsRef<[u8]> + Sync>(raw: &[B], policy: &TxPolicy) -> Result<Self, TxErrors> {
         use rayon::prelude::*;
         if raw.is_empty() {
-            return Err(vec![TxError::Malformed {
+            return Err(crate::failures::Failures(vec![TxError::Malformed {
                 index: 0,
                 reason: DecodeError::Empty,
-            }]);
+            }]));
         }
         let results: Vec<Result<TxRecord, TxError>> = raw
             .par_iter()
             .enumerate()
             .map(|(i, t)| decode_and_check(t.as_ref(), policy, i))
             .collect();
-        let mut records = Vec::with_capacity(raw.len());
-        let mut errors = Vec::new();
-        for r in results {
-            match r {
-                Ok(rec) => records.push(rec),
-                Err(e) => errors.push(e),
-            }
-        }
-        if errors.is_empty() {
-            Ok(SignedTxs { records })
-        } else {
-            Err(errors)
-        }
+        let records = crate::failures::all_or_failures(results)?;
+        Ok(SignedTxs { records })
     }
 
     /// The batch-file records (one per transaction, in order).
@@ -143,6 +133,7 @@ impl SignedTxs {
     }
 
     /// What a rollup posts instead, with the byte counts ([`strip`]).
+    #[cfg(feature = "compression")]
     pub fn stripped(&self) -> strip::StrippedFile {
         strip::StrippedFile::new(&self.records)
     }
@@ -155,7 +146,7 @@ impl BatchFile {
     pub fn from_signed_txs<B: AsRef<[u8]> + Sync>(
         raw: &[B],
         policy: &TxPolicy,
-    ) -> Result<BatchFile, Vec<TxError>> {
+    ) -> Result<BatchFile, TxErrors> {
         SignedTxs::decode(raw, policy).map(|t| t.batch_file())
     }
 }

@@ -51,9 +51,9 @@ use num_bigint::BigUint;
 
 use crate::bigint::{modulus, native};
 use crate::field::params::NUM_LIMBS;
-use crate::keccak::spec::keccak256;
 use crate::keccak::KeccakChip;
 use crate::layout::{AssignedValue, Builder, Native, ALPHA, BETA, LINEAR_ROW};
+use batch_ecdsa_native::digest::{address_of_coordinates, batch_digest};
 
 use super::SignatureWitness;
 
@@ -112,23 +112,10 @@ pub fn be_bytes32(v: &BigUint) -> [u8; 32] {
     out
 }
 
-/// The Ethereum address of the key `(x, y)`: `keccak256(x ‖ y)[12..32]`.
+/// The Ethereum address of the key `(x, y)`, as the native reference defines it
+/// ([`batch_ecdsa_native::digest::address_of_coordinates`]: `keccak256(x ‖ y)[12..32]`).
 pub fn address_of(x: &BigUint, y: &BigUint) -> [u8; 20] {
-    let mut xy = be_bytes32(x).to_vec();
-    xy.extend_from_slice(&be_bytes32(y));
-    keccak256(&xy)[12..]
-        .try_into()
-        .expect("20 bytes of a 32-byte digest")
-}
-
-/// `D` of the pairs `(hᵢ, aᵢ)` (the module doc).
-pub fn batch_digest(pairs: &[([u8; 32], [u8; 20])]) -> [u8; 32] {
-    let mut input = Vec::with_capacity(52 * pairs.len());
-    for (h, a) in pairs {
-        input.extend_from_slice(h);
-        input.extend_from_slice(a);
-    }
-    keccak256(&input)
+    address_of_coordinates(&be_bytes32(x), &be_bytes32(y))
 }
 
 /// The instance `[D_hi, D_lo]` of a digest.
@@ -363,5 +350,29 @@ mod tests {
         d[15] = 1;
         d[31] = 2;
         assert_eq!(digest_instance(&d), [Native::ONE, Native::from(2u64)]);
+    }
+
+    /// The chip's Keccak reference (`keccak::spec`, what the chip is tested against) is the
+    /// native reference's Keccak at every length around the rate (136 bytes), and the
+    /// instance halves are the native reference's words: the circuit's D is the native D.
+    #[test]
+    fn agrees_with_the_native_reference() {
+        use batch_ecdsa_native::digest::digest_words;
+        use batch_ecdsa_native::hash::keccak256 as native_keccak;
+        use ff::PrimeField;
+        for len in [0usize, 1, 52, 135, 136, 137, 271, 272, 273, 52 * 40] {
+            let input: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
+            assert_eq!(
+                crate::keccak::spec::keccak256(&input),
+                native_keccak(&input),
+                "{len} bytes"
+            );
+        }
+        let d = native_keccak(b"a digest");
+        for (v, w) in digest_instance(&d).iter().zip(digest_words(&d).iter()) {
+            let mut le = v.to_repr();
+            le.reverse();
+            assert_eq!(&le[..], &w[..]);
+        }
     }
 }

@@ -5,7 +5,7 @@
 //! proof a word longer or shorter, trailing calldata, too small a gas limit), each sent
 //! directly to the verifier and through the wrapper in revm with a 30M-gas transaction.
 //!
-//! DIR (default `results/aggregate-digest-b32`) holds what `evm-aggregate --count B --public
+//! DIR (default `evm/tests/fixtures/aggregate-digest-b32`) holds what `evm-aggregate --count B --public
 //! digest --out-dir DIR` wrote: `AggregationVerifier.sol` (compiled here with solc-js,
 //! deployed under EIP-170) and `calldata.hex` (its honest calldata for the demo batch of B
 //! signatures, default 32). Writes the [`TamperReport`] to FILE (default
@@ -28,7 +28,7 @@ use clap::Parser;
 #[command(name = "evm-wrapper-tamper", version)]
 struct Args {
     /// The folder with AggregationVerifier.sol and calldata.hex.
-    #[arg(long, default_value = "results/aggregate-digest-b32")]
+    #[arg(long, default_value = "evm/tests/fixtures/aggregate-digest-b32")]
     dir: PathBuf,
     /// B of the inner batch proof (the demo batch of B signatures).
     #[arg(long, default_value_t = 32)]

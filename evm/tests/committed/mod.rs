@@ -1,5 +1,5 @@
 #![allow(dead_code)]
-//! The committed B = 32 aggregation (`results/aggregate-digest-b32`) the EVM tests share: its
+//! The committed B = 32 aggregation (`evm/tests/fixtures/aggregate-digest-b32`) the EVM tests share: its
 //! verifier's source, and that verifier and the digest wrapper compiled once per test binary.
 
 use std::path::{Path, PathBuf};
@@ -8,9 +8,9 @@ use std::sync::OnceLock;
 use batch_ecdsa_evm::solc::{Compiled, Solc};
 use batch_ecdsa_evm::wrapper::WrapperCode;
 
-/// `results/aggregate-digest-b32`.
+/// `evm/tests/fixtures/aggregate-digest-b32`.
 pub fn b32_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/aggregate-digest-b32")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/aggregate-digest-b32")
 }
 
 /// The committed verifier's Solidity.

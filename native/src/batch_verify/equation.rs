@@ -2,8 +2,8 @@
 
 use super::challenge::{batch_challenge, fp_to_fq_reduced};
 use super::{BatchError, BatchItem};
-use crate::native::msm::point::Affine;
-use crate::native::msm::{msm_internal, mul_generator_internal};
+use crate::msm::point::Affine;
+use crate::msm::{msm_internal, mul_generator_internal};
 use ff::Field;
 use halo2curves::secp256k1::{Fq, Secp256k1Affine};
 use halo2curves::CurveAffine;

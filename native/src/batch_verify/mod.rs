@@ -19,7 +19,7 @@
 //! ```
 //!
 //! evaluated as ONE multi-scalar multiplication over the `2B` points `R_i, Q_i`
-//! ([`crate::native::msm`], Pippenger for large `B`) plus one fixed-base multiplication of `G`.
+//! ([`crate::msm`], Pippenger for large `B`) plus one fixed-base multiplication of `G`.
 //! The inverses `s_i^-1` come from one field inversion (Montgomery's trick).
 //!
 //! # Why an invalid batch cannot pass

@@ -128,7 +128,7 @@ fn add_with_inverse(a: &Affine, b: &Affine, zinv: &Fp) -> Affine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::native::msm::point::{batch_normalize, Jacobian};
+    use crate::msm::point::{batch_normalize, Jacobian};
     use halo2curves::secp256k1::{Fq, Secp256k1};
     use rand_chacha::ChaCha20Rng;
     use rand_core::{RngCore, SeedableRng};
