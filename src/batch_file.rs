@@ -85,6 +85,7 @@ pub struct BatchFile {
 
 /// Bad input: the file or a field in it is malformed (exit code 2).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum InputError {
     #[error("cannot read batch file {path}: {reason}")]
     Io { path: String, reason: String },

@@ -73,8 +73,31 @@ fn one_key_proves_every_n_up_to_b() {
     // The filler itself held as a real entry is what the padded proof states: accepted.
     let with_filler = first(&all, n3).padded_to(B);
     assert_eq!(refused_at(&v, p3, &with_filler), None);
-    // More entries than slots: refused as a whole.
+    // A file with one public input more than its B slots (built in memory, never parsed):
+    // the extra entry is not proven, so the file is refused for its form, before any
+    // comparison or proof check.
     let five = BatchFile::from_records(&demo_batch(5, 3, &[]).unwrap()).unwrap();
+    let mut extra = p4.clone();
+    let fifth = five.items(Policy::default()).unwrap()[4];
+    extra
+        .public_inputs
+        .push(batch_ecdsa::prover::proof::public_input_record(
+            &fifth.h, &fifth.q,
+        ));
+    match v.verify_batch(&extra, &five, Policy::default(), Entries::Signatures) {
+        Err(VerifyError::File(e)) => assert!(e.to_string().contains("public inputs"), "{e}"),
+        other => panic!("an unproven extra entry: {other:?}"),
+    }
+    assert!(matches!(v.verify(&extra), Err(VerifyError::File(_))));
+    // A held entry whose own signature is corrupt (key and v given, s changed): refused by
+    // index, although the proof is for a valid signature on the same hash by the same key.
+    let mut records = demo_batch(B, 3, &[]).unwrap();
+    let s = &records.signatures[1].s;
+    let last = u8::from_str_radix(&s[s.len() - 2..], 16).unwrap();
+    records.signatures[1].s = format!("{}{:02x}", &s[..s.len() - 2], last ^ 1);
+    let corrupt = BatchFile::from_records(&records).unwrap();
+    assert_eq!(refused_at(&v, p4, &corrupt), Some(vec![Some(1)]));
+    // More entries than slots: refused as a whole.
     assert_eq!(refused_at(&v, p4, &five), Some(vec![None]));
     assert!(prover
         .prove(&five, ProveOptions::default(), &Silent)

@@ -247,3 +247,21 @@ fn recovery_id_with_no_point_is_invalid() {
         "{stdout}"
     );
 }
+
+/// `prove --for`: `ethereum` hands over to `prove-aggregated` (built beside `prove`, or a named
+/// error saying how to build it); anything else is refused. A flag prove-aggregated does not
+/// know makes the hand-over fail fast whichever binary answers, so no 15-minute proof runs.
+#[test]
+fn prove_for_names_its_targets() {
+    let prove = env!("CARGO_BIN_EXE_prove");
+    let o = run(prove, &["--for", "nonsense", "--count", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("expected `batch`"));
+    let o = run(prove, &["--for=ethereum", "--no-such-flag"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("not built beside this binary") || err.contains("--no-such-flag"),
+        "{err}"
+    );
+}

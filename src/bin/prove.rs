@@ -1,6 +1,7 @@
 //! `prove [--batch FILE | --txs FILE | --count B] [--circuit batch|naive] [--transcript
 //! blake2b|evm] [--public keys|digest] [--out FILE] [--json]`: prove a batch of signatures
-//! valid in one Halo2 proof (docs/commands.md).
+//! valid in one Halo2 proof (docs/commands.md). `prove --for ethereum ARGS…` runs
+//! `prove-aggregated ARGS…` (the proof for Ethereum; [`for_ethereum`]).
 //!
 //! `--public` chooses what the proof's public input states: `keys` (per signature the hash mod
 //! n and the public key, 3 field elements each) or `digest` (one Keccak-256 digest of every
@@ -82,6 +83,11 @@ struct Args {
     /// Generate the keys even when cached ones exist (times a real keygen).
     #[arg(long)]
     no_key_cache: bool,
+    /// What the proof is for: `batch` (this proof, checked by `verify`) or `ethereum` (runs
+    /// `prove-aggregated` with the other arguments: the proof an EIP-170 verifier checks;
+    /// docs/ethereum.md).
+    #[arg(long = "for", value_name = "batch|ethereum", default_value = "batch")]
+    for_target: String,
     /// Prove with the key for B signatures, padding a smaller batch with the canonical filler
     /// (docs/library.md): one key for every batch size up to B. Default: the batch's size.
     #[arg(long, value_name = "B", value_parser = batch_ecdsa::cli::batch_size)]
@@ -138,8 +144,67 @@ fn print_stats(kind: CircuitKind, statement: Statement, b: usize, k: u32, s: &Ci
     );
 }
 
+/// `prove --for ethereum ARGS…`: the proof for Ethereum is `prove-aggregated`'s (the batch
+/// proof verified inside the aggregation circuit, whose verifier fits EIP-170). Its heavy
+/// dependencies (snark-verifier's in-circuit loader, halo2-ecc, revm, solc-js) live in the
+/// `batch-ecdsa-evm` crate behind its `aggregate` feature, which depends on this crate and so
+/// cannot be a feature of it; `prove` runs that binary, from its own folder, with the other
+/// arguments as given. `--for batch` (the default) is this binary's own proof.
+fn for_ethereum(rest: &[std::ffi::OsString]) -> ExitCode {
+    let name = format!("prove-aggregated{}", std::env::consts::EXE_SUFFIX);
+    let beside = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(|d| d.join(&name)));
+    let Some(bin) = beside.filter(|p| p.is_file()) else {
+        return bad_input([format!(
+            "--for ethereum runs {name}, which is not built beside this binary: build it with \
+             `cargo build --release -p batch-ecdsa-evm --features aggregate --bin \
+             prove-aggregated` (docs/ethereum.md)"
+        )]);
+    };
+    match std::process::Command::new(&bin).args(rest).status() {
+        Ok(status) => ExitCode::from(
+            status
+                .code()
+                .and_then(|c| u8::try_from(c).ok())
+                .unwrap_or(2),
+        ),
+        Err(e) => bad_input([format!("cannot run {}: {e}", bin.display())]),
+    }
+}
+
 fn main() -> ExitCode {
-    let args = Args::parse();
+    // `--for ethereum` (or `--for=ethereum`) hands over to prove-aggregated before parsing.
+    let raw: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let mut rest = Vec::with_capacity(raw.len());
+    let mut target = None;
+    let mut i = 0;
+    while i < raw.len() {
+        let a = raw[i].to_string_lossy();
+        if a == "--for" && i + 1 < raw.len() {
+            target = Some(raw[i + 1].to_string_lossy().into_owned());
+            i += 2;
+            continue;
+        }
+        if let Some(v) = a.strip_prefix("--for=") {
+            target = Some(v.to_string());
+            i += 1;
+            continue;
+        }
+        rest.push(raw[i].clone());
+        i += 1;
+    }
+    match target.as_deref() {
+        Some("ethereum") => return for_ethereum(&rest),
+        Some("batch") | None => {}
+        Some(other) => {
+            return bad_input([format!(
+                "--for {other}: expected `batch` (this binary's proof) or `ethereum` \
+                 (prove-aggregated)"
+            )])
+        }
+    }
+    let args = Args::parse_from(std::iter::once(std::ffi::OsString::from("prove")).chain(rest));
     let kind: CircuitKind = match args.circuit.parse() {
         Ok(k) => k,
         Err(e) => return bad_input([format!("--circuit: {e}")]),

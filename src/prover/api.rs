@@ -60,6 +60,7 @@ use crate::hexfmt::encode_hex;
 
 /// A long phase of the prover.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Phase {
     /// Laying the circuit out for the batch size (fitting k).
     Layout,
@@ -114,6 +115,7 @@ fn timed<T>(progress: &dyn Progress, phase: Phase, f: impl FnOnce() -> T) -> (T,
 /// Errors of the prover. [`ProverError::exit_code`] maps them to the exit codes in the
 /// docs/commands.md.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ProverError {
     #[error(transparent)]
     Params(#[from] ParamsError),
@@ -568,6 +570,7 @@ pub fn digest_pairs_of(ws: &[SignatureWitness]) -> Vec<DigestPair> {
 
 /// Why a proof file was not accepted. [`VerifyError::exit_code`]: 1 invalid, 2 bad input.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum VerifyError {
     #[error(transparent)]
     File(#[from] ProofFileError),
@@ -619,6 +622,7 @@ fn check_against(
     vk_hash: &[u8; 32],
     setup: &SetupIdentity,
 ) -> Result<(), VerifyError> {
+    file.check_form()?;
     if file.setup.kind == SetupKind::InsecureDev && setup.kind != SetupKind::InsecureDev {
         return Err(VerifyError::InsecureSetup);
     }
@@ -717,6 +721,7 @@ impl Verifier {
         source: &SetupSource,
         progress: &dyn Progress,
     ) -> Result<Self, VerifyError> {
+        file.check_form()?;
         if file.setup.kind == SetupKind::InsecureDev && *source != SetupSource::InsecureDev {
             return Err(VerifyError::InsecureSetup);
         }
@@ -764,6 +769,12 @@ impl Verifier {
             srs.identity.describe(),
             srs.path.display()
         ));
+        if srs.identity.kind.is_insecure() {
+            progress.note(
+                "WARNING: INSECURE: checked under the fixed-seed development setup, whose τ is \
+                 public: anyone can forge proofs under it",
+            );
+        }
         if file.setup.kind == SetupKind::Local && matches!(source, SetupSource::Ceremony(_)) {
             progress.note(
                 "note: the proof was made under a local setup: the params file you gave is \

@@ -51,6 +51,7 @@ pub struct CircuitStats {
 
 /// Why witnesses cannot be built for a batch.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum WitnessBuildError {
     /// Signatures failed the native pre-check or could not be turned into an ECDSA* item.
     #[error("{}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "))]

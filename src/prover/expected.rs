@@ -13,6 +13,10 @@
 //!   proof states (the file's D is recomputed from its pairs when it is read, so the pairs are
 //!   what the proof binds).
 //!
+//! The batch held is first checked natively (every signature valid): the proof binds the
+//! hashes and keys, not the bytes of each signature, so a corrupt signature held must fail
+//! here rather than pass on the strength of a valid one proven in its place.
+//!
 //! The caller may hold fewer entries than the proof has slots (n ≤ B: a key made for B proves
 //! any n ≤ B by padding): every slot after the n-th must then state the canonical filler
 //! ([`crate::native::filler`], which argues why this is sound). Each differing entry or slot
@@ -76,6 +80,27 @@ pub fn mismatches(
     policy: Policy,
     entries: Entries,
 ) -> Vec<Mismatch> {
+    // The batch held must itself be valid: the proof binds (hash, key) or (hash, address),
+    // never the bytes of r and s, so an entry whose own signature is corrupt (given with both
+    // its key and v, where nothing else would check it) must not pass because someone proved
+    // a valid signature on the same hash by the same key.
+    let invalid = batch.verify_native(policy);
+    if !invalid.is_empty() {
+        let (unit, source, _, _) = entries.words();
+        return invalid
+            .into_iter()
+            .map(|e| {
+                at(
+                    e.index,
+                    format!(
+                        "{unit} {} in {source} is invalid: {} (so no proof can be for this \
+                         batch)",
+                        e.index, e.reason
+                    ),
+                )
+            })
+            .collect();
+    }
     match file.statement {
         Statement::Keys => keys(file, batch, policy, entries),
         Statement::Digest => digest(file, batch, policy, entries),

@@ -38,6 +38,7 @@ pub const MAX_K: u32 = Fr::S;
 
 /// Errors of loading or creating parameters.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ParamsError {
     #[error("k = {0} is out of range (1..={MAX_K})")]
     BadK(u32),

@@ -98,6 +98,7 @@ pub enum ProveError {
 
 /// Why a proof file could not be read or written (bad input, exit code 2).
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ProofFileError {
     #[error("cannot read proof file {path}: {reason}")]
     Io { path: String, reason: String },
@@ -316,7 +317,13 @@ impl ProofFile {
         })
     }
 
-    fn check_form(&self) -> Result<(), ProofFileError> {
+    /// The form checks [`ProofFile::parse`] runs (transcript, multi-open, one public input per
+    /// slot, the planner's k and window for the claimed circuit and B). Every verification
+    /// runs them again ([`crate::prover::api::Verifier::verify`]): a `ProofFile` deserialized
+    /// or built in memory never went through `parse`, and a file with more public inputs than
+    /// slots would otherwise have the extra ones absorbed by the transcript without being
+    /// proven.
+    pub fn check_form(&self) -> Result<(), ProofFileError> {
         self.transcript_kind()?;
         if self.multiopen != "shplonk" {
             return Err(ProofFileError::Field(format!(
