@@ -375,7 +375,10 @@ fn oversized_claims_are_refused_before_any_layout() {
     wrong_k.setup.k = 22;
     for (claim, want) in [
         (&big, format!("at most {max} signatures")),
-        (&wrong_k, "the proof claims k = 22".to_string()),
+        (
+            &wrong_k,
+            "k = 22 but the batch circuit for B = 2 has k = 14".to_string(),
+        ),
     ] {
         let phases = Phases::default();
         let err = Verifier::for_proof_file_with(claim, &dir, &SetupSource::Local, &phases)

@@ -10,6 +10,7 @@ use batch_ecdsa_circuits::bigint::{big_to_fe, fe_to_big, modulus};
 use batch_ecdsa_circuits::ecdsa::batch::{BatchEcdsaCircuit, DEFAULT_BATCH_WINDOW};
 use batch_ecdsa_circuits::ecdsa::SignatureWitness;
 use batch_ecdsa_circuits::layout::Native;
+use batch_ecdsa_circuits::plan::FitOptions;
 use batch_ecdsa_circuits::test_utils::mock_verify;
 use circuit_support::{demo_witnesses, par_map};
 use ff::{Field, PrimeField};
@@ -31,7 +32,7 @@ use sha3::{Digest, Keccak256};
 const W: u32 = DEFAULT_BATCH_WINDOW;
 
 fn fitted(sigs: Vec<SignatureWitness>) -> (BatchEcdsaCircuit, u32) {
-    BatchEcdsaCircuit::fitted(sigs, W)
+    BatchEcdsaCircuit::fitted(sigs, &FitOptions::default().window(W))
 }
 
 #[test]
@@ -264,7 +265,7 @@ fn challenge_changes_with_every_r_and_s_and_changed_witnesses_fail() {
 }
 
 /// Real keygen / prove / verify times, short coefficients (⌈(B−1)/2⌉ challenges, each with its
-/// own gate) against powers of one t, at B = 4 and 8, each at the layout `fitted_with` picks. A measurement, not a check (ignored; run with
+/// own gate) against powers of one t, at B = 4 and 8, each at the layout `fitted` picks for those coefficients. A measurement, not a check (ignored; run with
 /// `cargo test --release --test batch_ecdsa -- --ignored --nocapture prove_times`).
 #[test]
 #[ignore]
@@ -274,7 +275,10 @@ fn prove_times_short_coefficients_vs_powers() {
     for b in [4usize, 8] {
         let ws = demo_witnesses(b, 40 + b as u64);
         for mode in [Coefficients::Short, Coefficients::Powers] {
-            let (c, k) = BatchEcdsaCircuit::fitted_with(ws.clone(), W, mode);
+            let (c, k) = BatchEcdsaCircuit::fitted(
+                ws.clone(),
+                &FitOptions::default().window(W).coefficients(mode),
+            );
             let [s0, s1] = c.phase_stats();
             let t0 = std::time::Instant::now();
             let s = setup(k, &c);

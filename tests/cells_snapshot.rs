@@ -17,7 +17,7 @@ fn table() -> String {
     for kind in CircuitKind::ALL {
         for statement in [Statement::Keys, Statement::Digest] {
             for b in [1usize, 2, 32] {
-                let c = AnyCircuit::fitted_for_size_stating(kind, b, statement).unwrap();
+                let c = AnyCircuit::fitted_for_size(kind, b, statement).unwrap();
                 let s = c.stats();
                 out.push_str(&format!(
                     "{kind} {} B={b}: k={} rows={} advice_columns={} fixed_columns={} advice_cells={} lookup_cells={} fixed_cells={} copies={} per_signature={}\n",

@@ -7,6 +7,7 @@ mod circuit_support;
 
 use batch_ecdsa_circuits::ecdsa::naive::NaiveEcdsaCircuit;
 use batch_ecdsa_circuits::layout::Native;
+use batch_ecdsa_circuits::plan::FitOptions;
 use circuit_support::*;
 use ff::Field;
 use halo2_proofs::plonk::{create_proof, keygen_pk, keygen_vk, verify_proof};
@@ -26,7 +27,12 @@ fn naive_b1_keygen_prove_verify() {
     let lookup_bits = std::env::var("NAIVE_PROVE_L")
         .ok()
         .and_then(|v| v.parse().ok());
-    let (c, k) = NaiveEcdsaCircuit::fitted(demo_witnesses(1, 5), WINDOW, lookup_bits);
+    let (c, k) = NaiveEcdsaCircuit::fitted(
+        demo_witnesses(1, 5),
+        &FitOptions::default()
+            .window(WINDOW)
+            .lookup_bits(lookup_bits),
+    );
     let t = std::time::Instant::now();
     let params = ParamsKZG::<Bn256>::setup(k, ChaCha20Rng::seed_from_u64(0));
     let setup_s = t.elapsed();

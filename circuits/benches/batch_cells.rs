@@ -12,6 +12,7 @@ use batch_ecdsa_circuits::ecdsa::batch::{batch_params, BatchEcdsaCircuit};
 use batch_ecdsa_circuits::ecdsa::naive::NaiveEcdsaCircuit;
 use batch_ecdsa_circuits::ecdsa::SignatureWitness;
 use batch_ecdsa_circuits::layout::{LayoutParams, Native};
+use batch_ecdsa_circuits::plan::FitOptions;
 use batch_ecdsa_circuits::plan::{proving_columns, LayoutGoal};
 use ff::Field;
 use group::Curve;
@@ -122,7 +123,7 @@ fn main() {
     }
 }
 
-/// `-- B1,.. w1,.. fit`: the layouts `BatchEcdsaCircuit::fitted_for_goal` picks per B and w for
+/// `-- B1,.. w1,.. fit`: the layouts `BatchEcdsaCircuit::fitted` picks for each goal per B and w for
 /// both goals (`SmallProof`, the default of `fitted`, and `FastProver`): k, phase-1 lanes,
 /// rows per phase, advice columns, committed polynomials and the proving work
 /// `columns × 2^k`.
@@ -133,7 +134,10 @@ fn fit_table(bs: &[usize], ws: &[usize]) {
         for &w in ws {
             let sigs = witnesses(b);
             for goal in [LayoutGoal::SmallProof, LayoutGoal::FastProver] {
-                let (c, k) = BatchEcdsaCircuit::fitted_for_goal(sigs.clone(), w as u32, goal);
+                let (c, k) = BatchEcdsaCircuit::fitted(
+                    sigs.clone(),
+                    &FitOptions::default().window(w as u32).goal(goal),
+                );
                 let [s0, s1] = c.phase_stats();
                 let cols = proving_columns(&c.params);
                 let mut cs = ConstraintSystem::<Native>::default();

@@ -1,5 +1,5 @@
 //! The digest statement against the keys statement: for each B, the batch circuit laid out by
-//! the planner (`BatchEcdsaCircuit::fitted_for`, the layout a proof uses) under both
+//! the planner (`BatchEcdsaCircuit::fitted`, the layout a proof uses) under both
 //! statements, with its k, Keccak chunk width d, cells per signature, rows and proving work
 //! (committed polynomials × 2^k). Layouts only (no keys, no proofs). Run:
 //! `cargo bench -p batch-ecdsa-circuits --bench digest_cells [-- B1,B2,...]`
@@ -7,7 +7,8 @@
 
 use batch_ecdsa_circuits::ecdsa::batch::{BatchEcdsaCircuit, DEFAULT_BATCH_WINDOW};
 use batch_ecdsa_circuits::ecdsa::Statement;
-use batch_ecdsa_circuits::plan::{proving_columns, LayoutGoal};
+use batch_ecdsa_circuits::plan::proving_columns;
+use batch_ecdsa_circuits::plan::FitOptions;
 use batch_ecdsa_circuits::test_utils::ecdsa_witness;
 
 fn main() {
@@ -23,11 +24,11 @@ fn main() {
     for &b in &bs {
         let sigs: Vec<_> = (0..b as u64).map(|i| ecdsa_witness(1000 + i)).collect();
         for statement in Statement::ALL {
-            let (c, k) = BatchEcdsaCircuit::fitted_for(
+            let (c, k) = BatchEcdsaCircuit::fitted(
                 sigs.clone(),
-                DEFAULT_BATCH_WINDOW,
-                LayoutGoal::SmallProof,
-                statement,
+                &FitOptions::default()
+                    .window(DEFAULT_BATCH_WINDOW)
+                    .statement(statement),
             );
             let s = c.stats();
             let cols = proving_columns(&c.params);

@@ -7,6 +7,7 @@
 use batch_ecdsa_circuits::ecdsa::naive::{NaiveEcdsaCircuit, DEFAULT_WINDOW};
 use batch_ecdsa_circuits::ecdsa::scalar;
 use batch_ecdsa_circuits::layout::{Builder, LayoutParams, LayoutStats, MAIN_COLS};
+use batch_ecdsa_circuits::plan::FitOptions;
 use batch_ecdsa_circuits::test_utils::ecdsa_witness;
 use halo2curves::secp256k1::Secp256k1Affine;
 
@@ -39,7 +40,7 @@ fn main() {
     println!("fitted k (L = k - 1):");
     for b in [1usize, 2, 4] {
         let sigs: Vec<_> = (0..b as u64).map(ecdsa_witness).collect();
-        let (c, k) = NaiveEcdsaCircuit::fitted(sigs, DEFAULT_WINDOW, None);
+        let (c, k) = NaiveEcdsaCircuit::fitted(sigs, &FitOptions::default().window(DEFAULT_WINDOW));
         let s = c.stats();
         println!(
             "  B = {b}: k = {k}, L = {}, advice {}, lookup {}, rows {}",

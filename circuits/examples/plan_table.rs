@@ -13,13 +13,19 @@
 
 use batch_ecdsa_circuits::ecdsa::Statement;
 use batch_ecdsa_circuits::limits::MAX_K;
+use batch_ecdsa_circuits::plan::FitOptions;
 use batch_ecdsa_circuits::plan::{room, CircuitKind, Plan};
 
 fn main() {
     for kind in CircuitKind::ALL {
         for statement in [Statement::Keys, Statement::Digest] {
             let window = kind.default_window();
-            let first_k = Plan::new_for(kind, 1, window, statement).k;
+            let first_k = Plan::fit(
+                kind,
+                1,
+                &FitOptions::default().window(window).statement(statement),
+            )
+            .k;
             let mut max_b = Vec::new();
             let mut prev = 1usize;
             for k in first_k..=MAX_K {

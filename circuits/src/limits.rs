@@ -1,7 +1,7 @@
 //! The batch sizes each circuit proves: the planner's answer as a table, so that a claim
 //! (a proof file's B and k, a batch's length) is checked before anything is laid out.
 //!
-//! [`Plan::new_for`](crate::plan::Plan::new_for) finds k by laying the circuit out (about
+//! [`Plan::fit`](crate::plan::Plan::fit) finds k by laying the circuit out (about
 //! 55 ms a signature: a minute at B = 1024), too slow to run on a number a stranger sent.
 //! For each circuit and statement at its default window the table holds the least k and,
 //! for every k from there up to [`MAX_K`], the largest B that fits at that k
@@ -146,7 +146,7 @@ pub fn planned_k(kind: CircuitKind, statement: Statement, b: usize) -> Result<u3
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::{room, Plan};
+    use crate::plan::{room, FitOptions, Plan};
 
     const KINDS: [(CircuitKind, Statement); 4] = [
         (CircuitKind::Naive, Statement::Keys),
@@ -187,15 +187,19 @@ mod tests {
         for (kind, st) in KINDS {
             let w = kind.default_window();
             assert_eq!(
-                Plan::new_for(kind, 1, w, st).k,
+                Plan::fit(kind, 1, &FitOptions::default().window(w).statement(st)).k,
                 planned_k(kind, st, 1).unwrap()
             );
             let r = row(kind, st);
             for (i, &b) in r.max_b.iter().enumerate().filter(|(_, &b)| b <= 8) {
                 let k = r.first_k + i as u32;
-                assert_eq!(Plan::new_for(kind, b, w, st).k, k, "{kind} {st:?} B = {b}");
                 assert_eq!(
-                    Plan::new_for(kind, b + 1, w, st).k,
+                    Plan::fit(kind, b, &FitOptions::default().window(w).statement(st)).k,
+                    k,
+                    "{kind} {st:?} B = {b}"
+                );
+                assert_eq!(
+                    Plan::fit(kind, b + 1, &FitOptions::default().window(w).statement(st)).k,
                     k + 1,
                     "{kind} {st:?} B = {}",
                     b + 1

@@ -131,31 +131,93 @@ pub struct Plan {
     pub params: LayoutParams,
 }
 
-impl Plan {
-    /// The plan of `kind` for `b` signatures at `window`: the smallest k, one column group
-    /// per phase, short batch coefficients.
-    pub fn new(kind: CircuitKind, b: usize, window: u32) -> Self {
-        Self::new_for(kind, b, window, Statement::Keys)
-    }
+/// How the planner lays a circuit out besides its kind and B: the one set of options of
+/// [`Plan::fit`] and of the circuits' `fitted` constructors. Every field's default is what the
+/// prover uses; set the ones that differ (`FitOptions::default().statement(s)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FitOptions {
+    /// MSM window bits; `None`: the circuit's default ([`CircuitKind::default_window`]).
+    pub window: Option<u32>,
+    /// What the proof states (keys, or the digest D).
+    pub statement: Statement,
+    /// Batch circuit only: what the layout minimises ([`LayoutGoal`]).
+    pub goal: LayoutGoal,
+    /// Batch circuit only: the batch equation's coefficients.
+    pub coefficients: Coefficients,
+    /// Naive circuit only: fixed range-table bits (k is then at least `lookup_bits + 1`);
+    /// `None`: `k − 1`.
+    pub lookup_bits: Option<u32>,
+}
 
-    /// [`Self::new`] for the statement `statement` (the digest adds Keccak columns whose
-    /// chunk width follows k: `crate::keccak::digits_for_k`).
-    pub fn new_for(kind: CircuitKind, b: usize, window: u32, statement: Statement) -> Self {
+impl Default for FitOptions {
+    fn default() -> Self {
+        Self {
+            window: None,
+            statement: Statement::Keys,
+            goal: LayoutGoal::SmallProof,
+            coefficients: Coefficients::Short,
+            lookup_bits: None,
+        }
+    }
+}
+
+impl FitOptions {
+    pub fn window(self, window: u32) -> Self {
+        Self {
+            window: Some(window),
+            ..self
+        }
+    }
+    pub fn statement(self, statement: Statement) -> Self {
+        Self { statement, ..self }
+    }
+    pub fn goal(self, goal: LayoutGoal) -> Self {
+        Self { goal, ..self }
+    }
+    pub fn coefficients(self, coefficients: Coefficients) -> Self {
+        Self {
+            coefficients,
+            ..self
+        }
+    }
+    pub fn lookup_bits(self, lookup_bits: Option<u32>) -> Self {
+        Self {
+            lookup_bits,
+            ..self
+        }
+    }
+    /// The window for `kind`: the one set, else the circuit's default.
+    pub fn window_for(&self, kind: CircuitKind) -> u32 {
+        self.window.unwrap_or_else(|| kind.default_window())
+    }
+}
+
+impl Plan {
+    /// The plan of `kind` for `b` signatures under `options`: the smallest k whose rows hold
+    /// the layout (the digest adds Keccak columns whose chunk width follows k:
+    /// `crate::keccak::digits_for_k`). The one way to plan a circuit.
+    pub fn fit(kind: CircuitKind, b: usize, options: &FitOptions) -> Self {
+        let window = options.window_for(kind);
         match kind {
             CircuitKind::Batch => Self::batch(
                 b,
                 window,
-                Coefficients::Short,
-                LayoutGoal::SmallProof,
-                statement,
+                options.coefficients,
+                options.goal,
+                options.statement,
             ),
-            CircuitKind::Naive => Self::naive(b, window, None, statement),
+            CircuitKind::Naive => Self::naive(b, window, options.lookup_bits, options.statement),
         }
     }
 
     /// The naive circuit for `b` signatures stating `statement`; range-table bits `k − 1`,
     /// or `lookup_bits` when given (k is then at least `lookup_bits + 1`).
-    pub fn naive(b: usize, window: u32, lookup_bits: Option<u32>, statement: Statement) -> Self {
+    pub(crate) fn naive(
+        b: usize,
+        window: u32,
+        lookup_bits: Option<u32>,
+        statement: Statement,
+    ) -> Self {
         let params_at = |l: u32| naive_params(l, window, statement);
         let rows_at = |p: &LayoutParams, n: usize| naive_rows(p, n, window, statement);
         let k = match lookup_bits {
@@ -186,7 +248,7 @@ impl Plan {
     /// fewest phase-1 lanes that fit (1 for [`LayoutGoal::SmallProof`], at most [`MAX_LANES`]
     /// for [`LayoutGoal::FastProver`]) and keeps the (k, lanes) with the smallest proving
     /// work [`proving_columns`]` × 2^k` (ties: fewer columns).
-    pub fn batch(
+    pub(crate) fn batch(
         b: usize,
         window: u32,
         mode: Coefficients,
@@ -232,14 +294,14 @@ impl Plan {
 }
 
 /// The rows to spare (negative: the rows short) when `b` signatures of `kind` stating
-/// `statement` are laid out at size `2^k` by the small-proof plan ([`Plan::new_for`]: range
+/// `statement` are laid out at size `2^k` by the small-proof plan ([`Plan::fit`]: range
 /// table bits `k − 1`, one column group per phase, short batch coefficients):
 ///
 /// ```text
 ///   room(b, k) = 2^k − (max(rows(b, k), table_rows(k)) + unusable(k)),
 /// ```
 ///
-/// with `rows` the taller phase. [`Plan::new_for`]'s k is the least k with `room ≥ 0`; the
+/// with `rows` the taller phase. [`Plan::fit`]'s k is the least k with `room ≥ 0`; the
 /// planner's table ([`crate::limits`]) is made from this predicate. One layout of `b`
 /// placeholders.
 pub fn room(kind: CircuitKind, b: usize, window: u32, statement: Statement, k: u32) -> i64 {

@@ -17,6 +17,7 @@
 
 mod common;
 
+use batch_ecdsa_circuits::plan::FitOptions;
 use std::sync::Arc;
 
 use batch_ecdsa_circuits::bigint::{big_to_fe, fe_to_big, modulus};
@@ -178,7 +179,7 @@ fn naive_circuit_rejects_r_equals_rho_g_plus_q() {
     let (h, s) = (Fq::random(&mut rng), Fq::random(&mut rng));
     let w = SignatureWitness::new(r_point, s, h, q).expect("in range");
     let r = x_mod_n(&r_point);
-    let (c, k) = NaiveEcdsaCircuit::fitted(vec![w], 5, None);
+    let (c, k) = NaiveEcdsaCircuit::fitted(vec![w], &FitOptions::default().window(5));
     let (hb, rb, sb) = (fe_to_big(&h), fe_to_big(&r), fe_to_big(&s));
     let den_u = fe_to_big(&(h * rho.invert().expect("ρ ≠ 0")));
     // u = h/s and v = r/s are factor blocks v·s − num ≡ 0: computed for s′ = h/ρ and s′ = r.
@@ -213,7 +214,8 @@ fn batch_forgery(n: usize, seed: u64) -> (BatchEcdsaCircuit, u32, RelationHook) 
             fe_to_big(&(rho * s)),
         ));
     }
-    let (c, k) = BatchEcdsaCircuit::fitted(sigs, DEFAULT_BATCH_WINDOW);
+    let (c, k) =
+        BatchEcdsaCircuit::fitted(sigs, &FitOptions::default().window(DEFAULT_BATCH_WINDOW));
     // kᵢ·sᵢ + zᵢ·rᵢ ≡ 0 computed for rᵢ′ = 0 (kᵢ = 0), wᵢ·sᵢ + zᵢ·hᵢ ≡ 0 for hᵢ′ = ρᵢ·sᵢ
     // (wᵢ = −zᵢ·ρᵢ): Σ zᵢ·Rᵢ + Σ wᵢ·G = O for every choice of the zᵢ.
     let hook: RelationHook = Arc::new(move |modulus, rel: &Relation<'_>| {

@@ -5,6 +5,7 @@
 //! cell, assigned or not, without changing fixed cells, selectors, copies or the instance.
 //! Each test passes on the current code and fails if the constraint it names is removed.
 
+use batch_ecdsa_circuits::plan::FitOptions;
 use std::collections::{HashMap, HashSet};
 
 use batch_ecdsa_circuits::config::LaidOutCircuit;
@@ -18,7 +19,6 @@ use batch_ecdsa_circuits::layout::adversary::Adversary;
 use batch_ecdsa_circuits::layout::{
     lane_of, local_row, Builder, CellRef, LayoutParams, Native, MAIN_COLS,
 };
-use batch_ecdsa_circuits::plan::LayoutGoal;
 use batch_ecdsa_circuits::test_utils::{ecdsa_witness, mock_only, mock_verify, Mutable, Tampered};
 use ff::{Field, PrimeField};
 use halo2_proofs::dev::{MockProver, VerifyFailure};
@@ -28,7 +28,10 @@ use rand_chacha::ChaCha20Rng;
 /// The small digest circuit of the brief: naive, B = 1, window 5, planner's k.
 fn naive1() -> (NaiveEcdsaCircuit, u32) {
     let t = std::time::Instant::now();
-    let (c, k) = NaiveEcdsaCircuit::fitted_for(vec![ecdsa_witness(1)], 5, None, Statement::Digest);
+    let (c, k) = NaiveEcdsaCircuit::fitted(
+        vec![ecdsa_witness(1)],
+        &FitOptions::default().window(5).statement(Statement::Digest),
+    );
     println!(
         "naive digest B=1: k={k}, d={}, lookup_cols={}, {:?} ({:?} to plan)",
         c.params.keccak_digits,
@@ -353,11 +356,11 @@ fn digest_footprint_mutations_on_keccak_and_byte_rows() {
 /// rejected.
 #[test]
 fn batch_digest_statement_limbs_bound_to_phase0() {
-    let (c, k) = BatchEcdsaCircuit::fitted_for(
+    let (c, k) = BatchEcdsaCircuit::fitted(
         vec![ecdsa_witness(131)],
-        DEFAULT_BATCH_WINDOW,
-        LayoutGoal::SmallProof,
-        Statement::Digest,
+        &FitOptions::default()
+            .window(DEFAULT_BATCH_WINDOW)
+            .statement(Statement::Digest),
     );
     mock_verify(k, &c).expect("valid");
     let bs = c.layout_builders();
@@ -431,11 +434,11 @@ fn batch_digest_statement_limbs_bound_to_phase0() {
     // signature (its own hash and key, its own D in the instance) while phase 0 keeps this
     // one's committed h, x(Q), y(Q) limbs. Only the phase-0 ↔ phase-1 copies can object, and
     // they must: every failure is a permutation failure.
-    let (c2, k2) = BatchEcdsaCircuit::fitted_for(
+    let (c2, k2) = BatchEcdsaCircuit::fitted(
         vec![ecdsa_witness(132)],
-        DEFAULT_BATCH_WINDOW,
-        LayoutGoal::SmallProof,
-        Statement::Digest,
+        &FitOptions::default()
+            .window(DEFAULT_BATCH_WINDOW)
+            .statement(Statement::Digest),
     );
     assert_eq!(k2, k);
     mock_verify(k2, &c2).expect("valid");

@@ -11,12 +11,14 @@ use batch_ecdsa_circuits::ecdsa::batch::{
 };
 use batch_ecdsa_circuits::ecdsa::SignatureWitness;
 use batch_ecdsa_circuits::layout::Native;
+use batch_ecdsa_circuits::plan::FitOptions;
 use batch_ecdsa_circuits::test_utils::{ecdsa_witness, mock_verify, mutation_test, Mutable};
 use ff::Field;
 use halo2curves::secp256k1::Fp;
 
 fn fitted(sigs: Vec<SignatureWitness>) -> (BatchEcdsaCircuit, u32) {
-    let (c, k) = BatchEcdsaCircuit::fitted(sigs, DEFAULT_BATCH_WINDOW);
+    let (c, k) =
+        BatchEcdsaCircuit::fitted(sigs, &FitOptions::default().window(DEFAULT_BATCH_WINDOW));
     println!("B={}: k={k}, {:?}", c.signatures.len(), c.phase_stats());
     (c, k)
 }
@@ -210,7 +212,7 @@ fn b2_tampered_instance_mirror_cell_is_caught_by_the_instance_gate() {
 fn b2_other_windows_valid_accepted_corrupted_rejected() {
     for w in [3u32, 4].into_iter().filter(|w| *w != DEFAULT_BATCH_WINDOW) {
         let sigs = vec![ecdsa_witness(41), ecdsa_witness(42)];
-        let (c, k) = BatchEcdsaCircuit::fitted(sigs.clone(), w);
+        let (c, k) = BatchEcdsaCircuit::fitted(sigs.clone(), &FitOptions::default().window(w));
         assert_eq!(c.window, w);
         mock_verify(k, &c).unwrap_or_else(|e| panic!("valid B=2 batch at w = {w}: {e}"));
         let mut bad = sigs.clone();

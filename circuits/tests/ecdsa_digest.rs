@@ -13,7 +13,7 @@ use batch_ecdsa_circuits::ecdsa::naive::{NaiveEcdsaCircuit, DEFAULT_WINDOW};
 use batch_ecdsa_circuits::ecdsa::{SignatureWitness, Statement};
 use batch_ecdsa_circuits::layout::adversary::Adversary;
 use batch_ecdsa_circuits::layout::Native;
-use batch_ecdsa_circuits::plan::LayoutGoal;
+use batch_ecdsa_circuits::plan::FitOptions;
 use batch_ecdsa_circuits::test_utils::{
     ecdsa_witness, footprint_mutation_test, mock_verify, mutation_test, Mutable,
 };
@@ -23,11 +23,11 @@ use halo2_proofs::dev::MockProver;
 use halo2curves::secp256k1::Fq;
 
 fn batch(sigs: Vec<SignatureWitness>) -> (BatchEcdsaCircuit, u32) {
-    let (c, k) = BatchEcdsaCircuit::fitted_for(
+    let (c, k) = BatchEcdsaCircuit::fitted(
         sigs,
-        DEFAULT_BATCH_WINDOW,
-        LayoutGoal::SmallProof,
-        Statement::Digest,
+        &FitOptions::default()
+            .window(DEFAULT_BATCH_WINDOW)
+            .statement(Statement::Digest),
     );
     println!(
         "batch digest B={}: k={k}, d={}, {:?}",
@@ -103,7 +103,12 @@ fn wrong_statements(ws: &[SignatureWitness]) -> Vec<(&'static str, Vec<Native>)>
 #[test]
 fn naive_digest_accepts_and_rejects_wrong_statements() {
     let ws = vec![ecdsa_witness(71), ecdsa_witness(72)];
-    let (c, k) = NaiveEcdsaCircuit::fitted_for(ws.clone(), DEFAULT_WINDOW, None, Statement::Digest);
+    let (c, k) = NaiveEcdsaCircuit::fitted(
+        ws.clone(),
+        &FitOptions::default()
+            .window(DEFAULT_WINDOW)
+            .statement(Statement::Digest),
+    );
     println!(
         "naive digest B=2: k={k}, d={}, {:?}",
         c.params.keccak_digits,

@@ -3,12 +3,13 @@
 //! proving tests are in the root package (`tests/naive_ecdsa*.rs`), next to the native signer.
 
 use batch_ecdsa_circuits::ecdsa::naive::{NaiveEcdsaCircuit, DEFAULT_WINDOW};
+use batch_ecdsa_circuits::plan::FitOptions;
 use batch_ecdsa_circuits::test_utils::{ecdsa_witness, mock_verify};
 
 #[test]
 fn valid_pair_accepted_and_wrong_instance_rejected() {
     let sigs = vec![ecdsa_witness(1), ecdsa_witness(2)];
-    let (c, k) = NaiveEcdsaCircuit::fitted(sigs, DEFAULT_WINDOW, None);
+    let (c, k) = NaiveEcdsaCircuit::fitted(sigs, &FitOptions::default().window(DEFAULT_WINDOW));
     let st = c.stats();
     println!("B=2: k={k}, {st:?}");
     let t = std::time::Instant::now();
@@ -29,7 +30,7 @@ fn every_window_accepts_valid_and_rejects_s_plus_one() {
     use batch_ecdsa_circuits::bigint::modulus;
     for w in batch_ecdsa_circuits::ecc::WINDOWS {
         let sigs = vec![ecdsa_witness(3)];
-        let (c, k) = NaiveEcdsaCircuit::fitted(sigs.clone(), w, None);
+        let (c, k) = NaiveEcdsaCircuit::fitted(sigs.clone(), &FitOptions::default().window(w));
         mock_verify(k, &c).unwrap_or_else(|e| panic!("valid signature at w = {w}: {e}"));
         let mut bad = sigs;
         bad[0].s = (&bad[0].s + 1u32) % modulus::<halo2curves::secp256k1::Fq>();

@@ -18,6 +18,7 @@
 //! verifier's source carries a header ([`crate::pinning::Header`]) with the statement, B, both
 //! k and the setup's identity.
 
+use batch_ecdsa_circuits::plan::FitOptions;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -153,7 +154,11 @@ pub fn inner_snark_of(
 ) -> Result<Inner, String> {
     inner_k(witnesses.len(), statement).map_err(|e| e.to_string())?;
     let kind = CircuitKind::Batch;
-    let plan = Plan::new_for(kind, witnesses.len(), kind.default_window(), statement);
+    let plan = Plan::fit(
+        kind,
+        witnesses.len(),
+        &FitOptions::default().statement(statement),
+    );
     let circuit = BatchEcdsaCircuit::new(plan.params.clone(), witnesses, plan.window)
         .with_statement(statement);
     if inner_params.k() != plan.k {

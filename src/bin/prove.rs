@@ -249,7 +249,7 @@ fn main() -> ExitCode {
 
     if args.cells_only {
         // The layout depends on B only, never on the values.
-        let circuit = match AnyCircuit::fitted_for_size_stating(kind, b, statement) {
+        let circuit = match AnyCircuit::fitted_for_size(kind, b, statement) {
             Ok(c) => c,
             Err(e) => return bad_input([e.to_string()]),
         };

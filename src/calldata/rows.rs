@@ -62,7 +62,7 @@ impl BenchRow {
     }
 
     /// The row's statement (checked when the row is read, so keys for a bad field never
-    /// happens to a row from [`proof_input_from_json`]).
+    /// happens to a row from [`super::proof_file::proof_input_from_json`]).
     pub fn statement(&self) -> Statement {
         super::statement::of_field(self.statement.as_deref()).unwrap_or(Statement::Keys)
     }

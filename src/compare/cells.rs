@@ -11,7 +11,7 @@
 use batch_ecdsa_circuits::ecdsa::naive::NaiveEcdsaCircuit;
 use batch_ecdsa_circuits::ecdsa::{SignatureWitness, Statement};
 use batch_ecdsa_circuits::layout::LayoutParams;
-use batch_ecdsa_circuits::plan::{self, Plan};
+use batch_ecdsa_circuits::plan::{self, FitOptions, Plan};
 
 use super::record::{Cells, CircuitKind};
 use crate::batch_file::{BatchFile, Policy};
@@ -64,7 +64,11 @@ pub fn fitted_cells(kind: CircuitKind, sigs: &[SignatureWitness]) -> Result<Cell
     if sigs.is_empty() {
         return Err("a batch has at least one signature".into());
     }
-    Ok(cells_of(&AnyCircuit::fitted(kind, sigs.to_vec())))
+    Ok(cells_of(&AnyCircuit::fitted(
+        kind,
+        sigs.to_vec(),
+        Statement::Keys,
+    )))
 }
 
 /// `shared + B·per` fitted to layouts of B = 1 and 2 at the same lookup bits.
@@ -97,11 +101,10 @@ impl LinearModel {
 /// The naive circuit's linear model at lookup bits `lookup_bits` (two small layouts).
 pub fn naive_model(lookup_bits: u32) -> LinearModel {
     let at = |n: usize| {
-        let p = Plan::naive(
+        let p = Plan::fit(
+            CircuitKind::Naive,
             n,
-            CircuitKind::Naive.default_window(),
-            Some(lookup_bits),
-            Statement::Keys,
+            &FitOptions::default().lookup_bits(Some(lookup_bits)),
         );
         cells_of(&AnyCircuit::planned(&p, SignatureWitness::placeholders(n)))
     };
@@ -172,11 +175,10 @@ mod tests {
     /// The naive circuit's linear model equals a layout of a B it was not fitted to.
     #[test]
     fn naive_model_equals_a_layout() {
-        let p = Plan::naive(
+        let p = Plan::fit(
+            CircuitKind::Naive,
             3,
-            CircuitKind::Naive.default_window(),
-            Some(16),
-            Statement::Keys,
+            &FitOptions::default().lookup_bits(Some(16)),
         );
         let laid = cells_of(&AnyCircuit::planned(&p, demo_witnesses(3).expect("demo")));
         let model = naive_model(16).at(3);
@@ -207,7 +209,7 @@ mod tests {
     fn cells_match_the_prover_layout() {
         for kind in CircuitKind::ALL {
             let ours = fitted_cells(kind, &demo_witnesses(1).expect("demo")).expect("fits");
-            let any = AnyCircuit::fitted_for_size(kind, 1).expect("fits");
+            let any = AnyCircuit::fitted_for_size(kind, 1, Statement::Keys).expect("fits");
             assert_eq!(ours, cells_of(&any), "{kind:?}");
             let l = LayoutParams::new(ours.lookup_bits);
             let commit = usize::from(kind == CircuitKind::Batch);

@@ -27,6 +27,7 @@ use crate::prover::circuit::{witnesses_from_batch, AnyCircuit, CircuitKind};
 use crate::prover::params::load_or_create_dev;
 use crate::prover::transcript::TranscriptKind;
 use crate::prover::{proof, proving_key};
+use batch_ecdsa_circuits::ecdsa::Statement;
 
 /// Verifications per run; the run's verification time is their median.
 pub const VERIFY_REPEATS: usize = 9;
@@ -59,7 +60,8 @@ pub fn measure(
 ) -> Result<(Cells, Timings), String> {
     let tag = format!("{} B={b}", kind.as_str());
     let t = Instant::now();
-    let template = AnyCircuit::fitted_for_size(kind, b).map_err(|e| format!("{tag}: {e}"))?;
+    let template =
+        AnyCircuit::fitted_for_size(kind, b, Statement::Keys).map_err(|e| format!("{tag}: {e}"))?;
     let cells = super::cells::cells_of(&template);
     let k = cells.k;
     log(&format!(

@@ -278,7 +278,7 @@ impl Prover {
     ) -> Result<Self, ProverError> {
         let key_cache = setup.key_cache;
         let (template, layout) = timed(progress, Phase::Layout, || {
-            AnyCircuit::fitted_for_size_stating(kind, batch_size, setup.statement)
+            AnyCircuit::fitted_for_size(kind, batch_size, setup.statement)
         });
         let template = template?;
         let stats = template.stats();
@@ -737,7 +737,7 @@ impl Verifier {
             )));
         }
         let (circuit, _) = timed(progress, Phase::Layout, || {
-            AnyCircuit::fitted_for_size_stating(file.circuit, file.batch_size, file.statement)
+            AnyCircuit::fitted_for_size(file.circuit, file.batch_size, file.statement)
         });
         let circuit = circuit?;
         if circuit.k() != k {

@@ -20,6 +20,7 @@ use batch_ecdsa_circuits::ecdsa::{
 };
 use batch_ecdsa_circuits::layout::{Builder, LayoutParams, Native};
 use batch_ecdsa_circuits::limits::{self, SizeError};
+use batch_ecdsa_circuits::plan::FitOptions;
 use batch_ecdsa_circuits::plan::{configured, Plan};
 use ff::{Field, PrimeField};
 use halo2_proofs::plonk::{Circuit, ConstraintSystem};
@@ -146,19 +147,18 @@ pub struct AnyCircuit {
 }
 
 impl AnyCircuit {
-    /// The circuit of `kind` over `witnesses` at the smallest k its layout fits (lookup bits
-    /// `k − 1`, the default window; [`Plan::new`]), stating the keys.
-    pub fn fitted(kind: CircuitKind, witnesses: Vec<SignatureWitness>) -> Self {
-        Self::fitted_stating(kind, witnesses, Statement::Keys)
-    }
-
-    /// [`AnyCircuit::fitted`] stating `statement` ([`Plan::new_for`]).
-    pub fn fitted_stating(
+    /// The circuit of `kind` over `witnesses` stating `statement`, laid out by the planner
+    /// with the prover's options ([`Plan::fit`]: the default window, the smallest k).
+    pub fn fitted(
         kind: CircuitKind,
         witnesses: Vec<SignatureWitness>,
         statement: Statement,
     ) -> Self {
-        let plan = Plan::new_for(kind, witnesses.len(), kind.default_window(), statement);
+        let plan = Plan::fit(
+            kind,
+            witnesses.len(),
+            &FitOptions::default().statement(statement),
+        );
         Self::planned(&plan, witnesses)
     }
 
@@ -178,15 +178,10 @@ impl AnyCircuit {
         Self { k: plan.k, inner }
     }
 
-    /// The circuit of `kind` fitted for `b` signatures, over placeholder witnesses (for
-    /// keygen, layout statistics and verification, none of which read witness values),
-    /// stating the keys.
-    pub fn fitted_for_size(kind: CircuitKind, b: usize) -> Result<Self, WitnessBuildError> {
-        Self::fitted_for_size_stating(kind, b, Statement::Keys)
-    }
-
-    /// [`AnyCircuit::fitted_for_size`] stating `statement`.
-    pub fn fitted_for_size_stating(
+    /// The circuit of `kind` fitted for `b` signatures stating `statement`, over placeholder
+    /// witnesses (for keygen, layout statistics and verification, none of which read witness
+    /// values); B beyond the circuit's limit is refused before any layout.
+    pub fn fitted_for_size(
         kind: CircuitKind,
         b: usize,
         statement: Statement,
@@ -195,7 +190,7 @@ impl AnyCircuit {
             return Err(WitnessBuildError::Empty);
         }
         limits::planned_k(kind, statement, b)?;
-        Ok(Self::fitted_stating(
+        Ok(Self::fitted(
             kind,
             SignatureWitness::placeholders(b),
             statement,
@@ -408,7 +403,7 @@ mod tests {
 
     #[test]
     fn layout_does_not_depend_on_witness_values() {
-        let a = AnyCircuit::fitted_for_size(CircuitKind::Naive, 1).unwrap();
+        let a = AnyCircuit::fitted_for_size(CircuitKind::Naive, 1, Statement::Keys).unwrap();
         let records = crate::demo::demo_batch(1, 7, &[]).unwrap();
         let file = BatchFile::from_records(&records).unwrap();
         let w = witnesses_from_batch(&file, Policy::default(), true).unwrap();

@@ -8,6 +8,7 @@ use batch_ecdsa_circuits::bigint::fe_to_big;
 use batch_ecdsa_circuits::ecdsa::naive::NaiveEcdsaCircuit;
 use batch_ecdsa_circuits::ecdsa::SignatureWitness;
 use batch_ecdsa_circuits::layout::LayoutParams;
+use batch_ecdsa_circuits::plan::FitOptions;
 use batch_ecdsa_circuits::test_utils::mock_verify;
 use halo2curves::secp256k1::{Fq, Secp256k1Affine};
 use num_bigint::BigUint;
@@ -37,7 +38,8 @@ pub fn demo_witnesses(count: usize, seed: u64) -> Vec<SignatureWitness> {
 /// Smallest k (lookup bits k − 1) for a batch of `b` signatures; the layout does not depend
 /// on the values, so any witnesses of that size give the same k.
 pub fn fitted_params(b: usize) -> (LayoutParams, u32) {
-    let (c, k) = NaiveEcdsaCircuit::fitted(demo_witnesses(b, 99), WINDOW, None);
+    let (c, k) =
+        NaiveEcdsaCircuit::fitted(demo_witnesses(b, 99), &FitOptions::default().window(WINDOW));
     (c.params, k)
 }
 

@@ -24,7 +24,7 @@
 //! the curve work) and binds `[D_hi, D_lo]` to the instance.
 //!
 //! **Phase 1** (after the challenges; one column group by default, more with
-//! [`LayoutGoal::FastProver`]): the challenge cells, pinned 16 to a `Challenge(k)` gate
+//! [`crate::plan::LayoutGoal::FastProver`]): the challenge cells, pinned 16 to a `Challenge(k)` gate
 //! ([`super::challenge`]); the coefficients `zᵢ` (Short: `z₀ = 1`, then `2·lo(c_j) + 1` and
 //! `2·hi(c_j) + 1` with `lo(c_j) = c_j mod 2^127`, `hi(c_j) = ⌊c_j / 2^127⌋`, cut canonically by
 //! [`super::challenge::cut_challenge`], with their signed-odd windows: 32 windows instead of
@@ -131,7 +131,7 @@ use crate::ecc::{
 use crate::field::params::{to_limbs, NUM_LIMBS};
 use crate::field::{FieldChip, FieldValue, Overflowing, Proper, Relation};
 use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
-use crate::plan::{LayoutGoal, Plan};
+use crate::plan::{CircuitKind, FitOptions, Plan};
 
 /// The Straus window of the `Qᵢ` and G terms: 5 (32-entry tables of `Qᵢ`, 52 windows of each
 /// full-width scalar). Measured for w = 3, 4, 5 at every B from 1 to 256 (`cargo bench -p
@@ -355,71 +355,13 @@ impl BatchEcdsaCircuit {
         self
     }
 
-    /// The circuit with short coefficients laid out for [`LayoutGoal::SmallProof`] (the
-    /// default), and its k (lookup bits `k − 1`).
-    pub fn fitted(signatures: Vec<SignatureWitness>, window: u32) -> (Self, u32) {
-        Self::fitted_full(
-            signatures,
-            window,
-            Coefficients::Short,
-            LayoutGoal::default(),
-            Statement::Keys,
-        )
-    }
-
-    /// [`Self::fitted`] stating `statement`, laid out for `goal`.
-    pub fn fitted_for(
-        signatures: Vec<SignatureWitness>,
-        window: u32,
-        goal: LayoutGoal,
-        statement: Statement,
-    ) -> (Self, u32) {
-        Self::fitted_full(signatures, window, Coefficients::Short, goal, statement)
-    }
-
-    /// [`Self::fitted`] for the coefficients `mode`.
-    pub fn fitted_with(
-        signatures: Vec<SignatureWitness>,
-        window: u32,
-        mode: Coefficients,
-    ) -> (Self, u32) {
-        Self::fitted_full(
-            signatures,
-            window,
-            mode,
-            LayoutGoal::default(),
-            Statement::Keys,
-        )
-    }
-
-    /// [`Self::fitted`] for the layout goal `goal` (see [`LayoutGoal`]).
-    pub fn fitted_for_goal(
-        signatures: Vec<SignatureWitness>,
-        window: u32,
-        goal: LayoutGoal,
-    ) -> (Self, u32) {
-        Self::fitted_full(
-            signatures,
-            window,
-            Coefficients::Short,
-            goal,
-            Statement::Keys,
-        )
-    }
-
-    /// The circuit with coefficients `mode` laid out for `goal` by the planner
-    /// ([`Plan::batch`]), and its k (lookup bits `k − 1`).
-    pub(crate) fn fitted_full(
-        signatures: Vec<SignatureWitness>,
-        window: u32,
-        mode: Coefficients,
-        goal: LayoutGoal,
-        statement: Statement,
-    ) -> (Self, u32) {
-        let plan = Plan::batch(signatures.len(), window, mode, goal, statement);
-        let c = Self::new(plan.params, signatures, window)
-            .with_coefficients(mode)
-            .with_statement(statement);
+    /// The circuit laid out by the planner under `options` ([`Plan::fit`]: window, statement,
+    /// goal, coefficients), and its k (lookup bits `k − 1`).
+    pub fn fitted(signatures: Vec<SignatureWitness>, options: &FitOptions) -> (Self, u32) {
+        let plan = Plan::fit(CircuitKind::Batch, signatures.len(), options);
+        let c = Self::new(plan.params, signatures, plan.window)
+            .with_coefficients(options.coefficients)
+            .with_statement(options.statement);
         (c, plan.k)
     }
 

@@ -41,6 +41,7 @@ use super::Statement;
 use crate::config::{impl_layout_circuit, CircuitConfig, InstanceConfig, LaidOutCircuit};
 use crate::ecc::EccChip;
 use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
+use crate::plan::FitOptions;
 
 /// Default window of the MSM `u·G + v·Q`: 5, the cheapest of 3, 4, 5 (measured by `cargo bench
 /// -p batch-ecdsa-circuits --bench batch_cells`; the figures: that bench's output and
@@ -129,27 +130,13 @@ impl NaiveEcdsaCircuit {
         params
     }
 
-    /// The circuit at the smallest k its layout fits ([`crate::plan::Plan::naive`]), with
-    /// lookup bits `k − 1` (or the given `lookup_bits`, where k is then at least
-    /// `lookup_bits + 1`). Returns the circuit and k.
-    pub fn fitted(
-        signatures: Vec<SignatureWitness>,
-        window: u32,
-        lookup_bits: Option<u32>,
-    ) -> (Self, u32) {
-        Self::fitted_for(signatures, window, lookup_bits, Statement::Keys)
-    }
-
-    /// [`Self::fitted`] stating `statement`.
-    pub fn fitted_for(
-        signatures: Vec<SignatureWitness>,
-        window: u32,
-        lookup_bits: Option<u32>,
-        statement: Statement,
-    ) -> (Self, u32) {
-        let plan = crate::plan::Plan::naive(signatures.len(), window, lookup_bits, statement);
+    /// The circuit laid out by the planner under `options` ([`crate::plan::Plan::fit`]:
+    /// window, statement, lookup bits), and its k.
+    pub fn fitted(signatures: Vec<SignatureWitness>, options: &FitOptions) -> (Self, u32) {
+        let plan =
+            crate::plan::Plan::fit(crate::plan::CircuitKind::Naive, signatures.len(), options);
         (
-            Self::new(plan.params, signatures, window).with_statement(statement),
+            Self::new(plan.params, signatures, plan.window).with_statement(options.statement),
             plan.k,
         )
     }
