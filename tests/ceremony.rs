@@ -696,5 +696,24 @@ fn the_lagrange_basis_is_cached_and_checked() {
     let recovered = srs::read_ceremony_cached(&a, k, Some((&dir, true))).unwrap();
     assert_eq!(raw_kzg(&recovered), raw_kzg(&fresh));
     assert_eq!(std::fs::read(&cache).unwrap(), cached);
+    // A cache entry that is not a regular file of the basis' length (here a folder, and a
+    // file one byte too long) is passed over without being read, and replaced.
+    for junk in ["folder", "long"] {
+        std::fs::remove_file(&cache).ok();
+        if junk == "folder" {
+            std::fs::create_dir_all(&cache).unwrap();
+        } else {
+            let mut long = cached.clone();
+            long.push(0);
+            std::fs::write(&cache, &long).unwrap();
+        }
+        let read = srs::read_ceremony_cached(&a, k, Some((&dir, junk == "long"))).unwrap();
+        assert_eq!(raw_kzg(&read), raw_kzg(&fresh), "{junk}");
+        if junk == "folder" {
+            std::fs::remove_dir_all(&cache).unwrap();
+        } else {
+            assert_eq!(std::fs::read(&cache).unwrap(), cached, "{junk}: replaced");
+        }
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

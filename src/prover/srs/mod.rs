@@ -281,9 +281,21 @@ pub fn read_ceremony_cached(
 
 /// The cached basis at `file` if it is whole, every point valid, and the basis of `g`.
 fn cached_lagrange(file: &Path, k: u32, g: &[G1Affine]) -> Option<Vec<G1Affine>> {
-    let n = 1usize << k;
-    let bytes = std::fs::read(file).ok()?;
-    if bytes.len() != n * file::G1_BYTES {
+    use std::io::Read;
+    let expected = (1usize << k) * file::G1_BYTES;
+    // Only a regular file of exactly the basis' length is read, and never more than that: a
+    // FIFO, a device or an outsized file put in the cache is passed over, not read.
+    let meta = std::fs::metadata(file).ok()?;
+    if !meta.is_file() || meta.len() != expected as u64 {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(expected);
+    std::fs::File::open(file)
+        .ok()?
+        .take(expected as u64 + 1)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    if bytes.len() != expected {
         return None;
     }
     let points = file::g1_points(&bytes, "cached Lagrange basis").ok()?;
