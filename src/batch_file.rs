@@ -220,6 +220,13 @@ impl BatchFile {
     /// equation over those that built and, if it fails, bisects to name every invalid one.
     /// Returns the invalid signatures in index order (empty when the batch is valid).
     pub fn verify_native(&self, policy: Policy) -> Vec<Invalid> {
+        self.valid_items(policy).err().unwrap_or_default()
+    }
+
+    /// [`BatchFile::verify_native`] keeping what it built: every item when the whole batch is
+    /// valid, else every invalid signature in index order (each item is built once, so a
+    /// caller that needs the items after the check does not build them again).
+    pub fn valid_items(&self, policy: Policy) -> Result<Vec<BatchItem>, Vec<Invalid>> {
         let mut invalid = Vec::new();
         let mut items = Vec::with_capacity(self.len());
         let mut indices = Vec::with_capacity(self.len());
@@ -240,8 +247,12 @@ impl BatchFile {
                 });
             }
         }
-        invalid.sort_by_key(|e| e.index);
-        invalid
+        if invalid.is_empty() {
+            Ok(items)
+        } else {
+            invalid.sort_by_key(|e| e.index);
+            Err(invalid)
+        }
     }
 }
 

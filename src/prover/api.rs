@@ -36,7 +36,6 @@ use std::time::{Duration, Instant};
 use crate::native::digest::batch_digest;
 use batch_ecdsa_circuits::ecdsa::digest::{address_of, be_bytes32};
 use batch_ecdsa_circuits::ecdsa::{SignatureWitness, Statement};
-use batch_ecdsa_circuits::limits;
 use halo2_proofs::halo2curves::bn256::{Bn256, G1Affine};
 use halo2_proofs::plonk::{ProvingKey, VerifyingKey};
 use halo2_proofs::poly::kzg::commitment::ParamsKZG;
@@ -725,17 +724,9 @@ impl Verifier {
         if file.setup.kind == SetupKind::InsecureDev && *source != SetupSource::InsecureDev {
             return Err(VerifyError::InsecureSetup);
         }
+        // `check_form` above compared B and k with the planner's table before anything is laid
+        // out (a file built in memory never went through `ProofFile::parse`).
         let k = file.k;
-        // The planner's k from its table, before anything is laid out (a file built in
-        // memory skips `ProofFile::parse`, which checks the same).
-        let planned = limits::planned_k(file.circuit, file.statement, file.batch_size)
-            .map_err(|e| VerifyError::Invalid(e.to_string()))?;
-        if planned != k {
-            return Err(VerifyError::Invalid(format!(
-                "the proof claims k = {k}, but the {} circuit for B = {} has k = {planned}",
-                file.circuit, file.batch_size
-            )));
-        }
         let (circuit, _) = timed(progress, Phase::Layout, || {
             AnyCircuit::fitted_for_size(file.circuit, file.batch_size, file.statement)
         });

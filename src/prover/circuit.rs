@@ -109,13 +109,12 @@ pub fn witnesses_from_batch(
     if batch.is_empty() {
         return Err(WitnessBuildError::Empty);
     }
-    if checked {
-        let invalid = batch.verify_native(policy);
-        if !invalid.is_empty() {
-            return Err(WitnessBuildError::Invalid(invalid));
-        }
+    let items = if checked {
+        batch.valid_items(policy)
+    } else {
+        batch.items(policy)
     }
-    let items = batch.items(policy).map_err(WitnessBuildError::Invalid)?;
+    .map_err(WitnessBuildError::Invalid)?;
     let mut out = Vec::with_capacity(items.len());
     let mut invalid = Vec::new();
     // Every witness carries the raw signing hash (the digest statement hashes its 32 bytes;

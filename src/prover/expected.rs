@@ -20,11 +20,13 @@
 //! The caller may hold fewer entries than the proof has slots (n ≤ B: a key made for B proves
 //! any n ≤ B by padding): every slot after the n-th must then state the canonical filler
 //! ([`crate::native::filler`], which argues why this is sound). Each differing entry or slot
-//! is named with its index and, under the digest statement, both values. [`crate::prover::api::Verifier::verify_batch`] runs this
-//! before the proof check; the command line's `verify --proof F --batch B` calls it.
+//! is named with its index and, under the digest statement, both values.
+//! [`crate::prover::api::Verifier::verify_batch`] runs this before the proof check; the
+//! command line's `verify --proof F --batch B` calls it.
 
 use crate::batch_file::{BatchFile, Policy};
 use crate::hexfmt::encode_hex;
+use crate::native::batch_verify::BatchItem;
 use crate::native::filler::{filler, filler_scalar};
 use crate::native::public_key::PublicKey;
 use crate::prover::proof::ProofFile;
@@ -84,26 +86,28 @@ pub fn mismatches(
     // never the bytes of r and s, so an entry whose own signature is corrupt (given with both
     // its key and v, where nothing else would check it) must not pass because someone proved
     // a valid signature on the same hash by the same key.
-    let invalid = batch.verify_native(policy);
-    if !invalid.is_empty() {
-        let (unit, source, _, _) = entries.words();
-        return invalid
-            .into_iter()
-            .map(|e| {
-                at(
-                    e.index,
-                    format!(
-                        "{unit} {} in {source} is invalid: {} (so no proof can be for this \
-                         batch)",
-                        e.index, e.reason
-                    ),
-                )
-            })
-            .collect();
-    }
+    let items = match batch.valid_items(policy) {
+        Ok(items) => items,
+        Err(invalid) => {
+            let (unit, source, _, _) = entries.words();
+            return invalid
+                .into_iter()
+                .map(|e| {
+                    at(
+                        e.index,
+                        format!(
+                            "{unit} {} in {source} is invalid: {} (so no proof can be for this \
+                             batch)",
+                            e.index, e.reason
+                        ),
+                    )
+                })
+                .collect();
+        }
+    };
     match file.statement {
-        Statement::Keys => keys(file, batch, policy, entries),
-        Statement::Digest => digest(file, batch, policy, entries),
+        Statement::Keys => keys(file, &items, entries),
+        Statement::Digest => digest(file, batch, &items, entries),
     }
 }
 
@@ -132,7 +136,13 @@ fn not_filler(i: usize, n: usize, unit: &str, source: &str) -> Mismatch {
     )
 }
 
-fn digest(file: &ProofFile, batch: &BatchFile, policy: Policy, entries: Entries) -> Vec<Mismatch> {
+/// `items` are `batch`'s, every one valid ([`BatchFile::valid_items`]).
+fn digest(
+    file: &ProofFile,
+    batch: &BatchFile,
+    items: &[BatchItem],
+    entries: Entries,
+) -> Vec<Mismatch> {
     let pairs = match file.digest_pairs() {
         Ok(p) => p,
         Err(e) => {
@@ -142,10 +152,10 @@ fn digest(file: &ProofFile, batch: &BatchFile, policy: Policy, entries: Entries)
         }
     };
     let (unit, source, hash_name, addr_name) = entries.words();
-    if batch.len() > pairs.len() {
+    if items.len() > pairs.len() {
         return vec![whole(format!(
             "{source} hold {} {unit}s, the proof {}",
-            batch.len(),
+            items.len(),
             pairs.len()
         ))];
     }
@@ -153,19 +163,11 @@ fn digest(file: &ProofFile, batch: &BatchFile, policy: Policy, entries: Entries)
     let mut out: Vec<Mismatch> = pairs
         .iter()
         .enumerate()
-        .skip(batch.len())
+        .skip(items.len())
         .filter(|(_, (h, a))| *h != f.hash || *a != f.address)
-        .map(|(i, _)| not_filler(i, batch.len(), unit, source))
+        .map(|(i, _)| not_filler(i, items.len(), unit, source))
         .collect();
-    let items = batch.to_items(policy);
     for (i, ((item, sig), (h, a))) in items.iter().zip(&batch.signatures).zip(&pairs).enumerate() {
-        let item = match item {
-            Ok(item) => item,
-            Err(e) => {
-                out.push(at(i, format!("{e} (so the batch cannot match the proof)")));
-                continue;
-            }
-        };
         let address = match PublicKey::from_affine(item.q) {
             Ok(k) => k.address(),
             Err(e) => {
@@ -195,15 +197,16 @@ fn digest(file: &ProofFile, batch: &BatchFile, policy: Policy, entries: Entries)
     out
 }
 
-fn keys(file: &ProofFile, batch: &BatchFile, policy: Policy, entries: Entries) -> Vec<Mismatch> {
+/// `items` are the batch's, every one valid ([`BatchFile::valid_items`]).
+fn keys(file: &ProofFile, items: &[BatchItem], entries: Entries) -> Vec<Mismatch> {
     let (unit, source, hash_name, _) = entries.words();
     let Ok(inputs) = file.public_inputs() else {
         return vec![whole("the proof file's public inputs do not parse".into())];
     };
-    if batch.len() > inputs.len() {
+    if items.len() > inputs.len() {
         return vec![whole(format!(
             "{source} hold {} {unit}s, the proof {}",
-            batch.len(),
+            items.len(),
             inputs.len()
         ))];
     }
@@ -211,32 +214,27 @@ fn keys(file: &ProofFile, batch: &BatchFile, policy: Policy, entries: Entries) -
     let mut out: Vec<Mismatch> = inputs
         .iter()
         .enumerate()
-        .skip(batch.len())
+        .skip(items.len())
         .filter(|(_, (h, q))| *h != fh || *q != fq)
-        .map(|(i, _)| not_filler(i, batch.len(), unit, source))
+        .map(|(i, _)| not_filler(i, items.len(), unit, source))
         .collect();
-    for (i, (item, (h, q))) in batch.to_items(policy).iter().zip(&inputs).enumerate() {
-        match item {
-            Err(e) => out.push(at(i, format!("{e} (so the batch cannot match the proof)"))),
-            Ok(item) => {
-                let mut what = Vec::new();
-                if item.h != *h {
-                    what.push(hash_name.to_string());
-                }
-                if item.q != *q {
-                    what.push("public key".to_string());
-                }
-                if !what.is_empty() {
-                    out.push(at(
-                        i,
-                        format!(
-                            "{unit} {i}: {} {} between {source} and the proof",
-                            what.join(" and "),
-                            if what.len() > 1 { "differ" } else { "differs" }
-                        ),
-                    ));
-                }
-            }
+    for (i, (item, (h, q))) in items.iter().zip(&inputs).enumerate() {
+        let mut what = Vec::new();
+        if item.h != *h {
+            what.push(hash_name.to_string());
+        }
+        if item.q != *q {
+            what.push("public key".to_string());
+        }
+        if !what.is_empty() {
+            out.push(at(
+                i,
+                format!(
+                    "{unit} {i}: {} {} between {source} and the proof",
+                    what.join(" and "),
+                    if what.len() > 1 { "differ" } else { "differs" }
+                ),
+            ));
         }
     }
     out
