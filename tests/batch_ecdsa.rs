@@ -57,14 +57,21 @@ fn one_corrupted_signature_rejected_at_first_middle_and_last_position() {
     let mut cases: Vec<(String, Vec<SignatureWitness>)> = Vec::new();
     for pos in [0usize, 1, 2] {
         let mut s1 = good.clone();
-        s1[pos].s = (&s1[pos].s + 1u32) % &n;
+        s1[pos] = s1[pos]
+            .edited(|r| r.s = (&r.s + 1u32) % &n)
+            .expect("below 2^256");
         cases.push((format!("s + 1 at {pos}"), s1));
         let mut neg = good.clone();
-        neg[pos].r_point.1 = &p - &neg[pos].r_point.1;
+        neg[pos] = neg[pos]
+            .edited(|r| r.r_point.1 = &p - &r.r_point.1)
+            .expect("below 2^256");
         cases.push((format!("R -> -R at {pos}"), neg));
     }
     let verdicts = par_map(&cases, |(_, ws)| {
-        mock_verify(k, &BatchEcdsaCircuit::new(c.params.clone(), ws.clone(), W))
+        mock_verify(
+            k,
+            &BatchEcdsaCircuit::new(c.params().clone(), ws.clone(), W),
+        )
     });
     for ((name, _), v) in cases.iter().zip(verdicts) {
         assert!(v.is_err(), "{name} accepted");
@@ -188,7 +195,7 @@ fn known_t_forgery_rejected_by_the_real_challenge() {
     // equation at its t, so t must be unpredictable, i.e. the real transcript challenge.
     let forged_mock = known_t_forgery(t_circuit, 5);
     assert!(!single_equation_holds(&forged_mock[0]));
-    let c2 = BatchEcdsaCircuit::new(c.params.clone(), witnesses(&forged_mock), W);
+    let c2 = BatchEcdsaCircuit::new(c.params().clone(), witnesses(&forged_mock), W);
     mock_verify(k, &c2).expect("a forgery for the known MockProver challenge passes");
 }
 
@@ -252,11 +259,15 @@ fn challenge_changes_with_every_r_and_s_and_changed_witnesses_fail() {
     let (n, p) = (modulus::<Fq>(), modulus::<Fp>());
     for pos in 0..2 {
         let mut neg_r = good.clone();
-        neg_r[pos].r_point.1 = &p - &neg_r[pos].r_point.1;
+        neg_r[pos] = neg_r[pos]
+            .edited(|r| r.r_point.1 = &p - &r.r_point.1)
+            .expect("below 2^256");
         let mut s1 = good.clone();
-        s1[pos].s = (&s1[pos].s + 1u32) % &n;
+        s1[pos] = s1[pos]
+            .edited(|r| r.s = (&r.s + 1u32) % &n)
+            .expect("below 2^256");
         for (name, ws) in [("R -> -R", neg_r), ("s + 1", s1)] {
-            let cb = BatchEcdsaCircuit::new(c.params.clone(), ws, W);
+            let cb = BatchEcdsaCircuit::new(c.params().clone(), ws, W);
             let (ok, t) = prove_verify(&s, &cb);
             assert_ne!(t, t_good, "t unchanged after {name} at {pos}");
             assert!(!ok, "a proof with {name} at {pos} verified");
@@ -288,9 +299,9 @@ fn prove_times_short_coefficients_vs_powers() {
             assert!(ok, "honest proof failed");
             println!(
                 "B={b} {mode:?}: k={k} lanes {:?} challenges {} columns {} cells {} rows {}/{}: setup+keygen {:.1?}, prove+verify {:.1?}",
-                c.params.lanes,
-                c.params.num_challenges(),
-                proving_columns(&c.params),
+                c.params().lanes,
+                c.params().num_challenges(),
+                proving_columns(c.params()),
                 s0.advice_cells + s1.advice_cells,
                 s0.rows,
                 s1.rows,

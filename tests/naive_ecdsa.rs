@@ -5,7 +5,7 @@
 mod circuit_support;
 
 use batch_ecdsa_circuits::bigint::{fe_to_big, modulus};
-use batch_ecdsa_circuits::ecdsa::SignatureWitness;
+use batch_ecdsa_circuits::ecdsa::{RawWitness, SignatureWitness};
 use batch_ecdsa_circuits::layout::Native;
 use batch_ecdsa_circuits::test_utils::{mutation_test, Mutable};
 use circuit_support::*;
@@ -23,10 +23,6 @@ fn gen_batch_batches_accepted() {
     }
 }
 
-fn raw(w: &SignatureWitness) -> SignatureWitness {
-    w.clone()
-}
-
 /// Forged B = 2 witnesses, each built from a valid pair; every one must be rejected. The
 /// instance is the forged witness's own (h, Q), so a rejection comes from the signature
 /// check, not from a mismatch with the public inputs.
@@ -38,9 +34,9 @@ fn forged_witnesses_rejected() {
     let n = modulus::<Fq>();
     let p = modulus::<Fp>();
     let mut forged: Vec<(&str, Vec<SignatureWitness>)> = Vec::new();
-    let with = |i: usize, f: &dyn Fn(&mut SignatureWitness)| {
+    let with = |i: usize, f: &dyn Fn(&mut RawWitness)| {
         let mut v = good.clone();
-        f(&mut v[i]);
+        v[i] = v[i].edited(f).expect("below 2^256");
         v
     };
     forged.push(("R -> -R", with(0, &|w| w.r_point.1 = &p - &w.r_point.1)));
@@ -65,19 +61,28 @@ fn forged_witnesses_rejected() {
         "key y + p (non-canonical)",
         with(1, &|w| w.q.1 = &w.q.1 + &p),
     ));
-    forged.push(("h ≥ n (h + n)", with(0, &|w| w.h = &w.h + &n)));
+    forged.push((
+        "h ≥ n (h + n, or n where h + n needs 257 bits)",
+        with(0, &|w| {
+            w.h = if (&w.h + &n).bits() <= 256 {
+                &w.h + &n
+            } else {
+                n.clone()
+            }
+        }),
+    ));
     {
         let mut v = good.clone();
-        let h0 = v[0].h.clone();
-        v[0].h = v[1].h.clone();
-        v[1].h = h0;
+        let (h0, h1) = (v[0].h().clone(), v[1].h().clone());
+        v[0] = v[0].edited(|w| w.h = h1).expect("below 2^256");
+        v[1] = v[1].edited(|w| w.h = h0).expect("below 2^256");
         forged.push(("two h swapped", v));
     }
     {
         let mut v = good.clone();
-        let q0 = v[0].q.clone();
-        v[0].q = v[1].q.clone();
-        v[1].q = q0;
+        let (q0, q1) = (v[0].q().clone(), v[1].q().clone());
+        v[0] = v[0].edited(|w| w.q = q1).expect("below 2^256");
+        v[1] = v[1].edited(|w| w.q = q0).expect("below 2^256");
         forged.push(("two Q swapped", v));
     }
     // r = 0: a nonce point with x(R) = n (x mod n = 0) if n is an x-coordinate, else x = 0
@@ -93,7 +98,7 @@ fn forged_witnesses_rejected() {
         forged.push((label, with(1, &|w| w.r_point = (x.clone(), fe_to_big(&y)))));
     }
     let verdicts = par_map(&forged, |(name, ws)| {
-        let sigs: Vec<SignatureWitness> = ws.iter().map(raw).collect();
+        let sigs: Vec<SignatureWitness> = ws.clone();
         (*name, mock(k, &circuit(&params, sigs)))
     });
     for (name, v) in verdicts {

@@ -74,7 +74,7 @@ fn naive_b1_keygen_prove_verify() {
     println!(
         "B = 1, k = {k}, L = {}: setup {setup_s:?}, keygen {keygen_s:?}, prove {prove_s:?}, \
          verify {verify_s:?}, proof {} bytes, {:?}",
-        c.params.lookup_bits,
+        c.params().lookup_bits,
         proof.len(),
         c.stats()
     );

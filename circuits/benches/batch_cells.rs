@@ -139,12 +139,12 @@ fn fit_table(bs: &[usize], ws: &[usize]) {
                     &FitOptions::default().window(w as u32).goal(goal),
                 );
                 let [s0, s1] = c.phase_stats();
-                let cols = proving_columns(&c.params);
+                let cols = proving_columns(c.params());
                 let mut cs = ConstraintSystem::<Native>::default();
-                let _ = BatchEcdsaCircuit::configure_with_params(&mut cs, c.params.clone());
+                let _ = BatchEcdsaCircuit::configure_with_params(&mut cs, c.params().clone());
                 println!(
                     "| {b} | {w} | {goal:?} | {k} | {} | {} / {} | {} | {cols} | {} |",
-                    c.params.lanes_of(1),
+                    c.params().lanes_of(1),
                     s0.rows,
                     s1.rows,
                     cs.num_advice_columns(),

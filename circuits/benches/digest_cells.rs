@@ -31,10 +31,10 @@ fn main() {
                     .statement(statement),
             );
             let s = c.stats();
-            let cols = proving_columns(&c.params);
+            let cols = proving_columns(c.params());
             println!(
                 "| {b} | {statement} | {k} | {} | {} | {} | {} | {cols} | {} |",
-                c.params.keccak_digits,
+                c.params().keccak_digits,
                 s.advice_cells / b,
                 s.lookup_cells / b,
                 s.rows,

@@ -44,7 +44,10 @@ fn main() {
         let s = c.stats();
         println!(
             "  B = {b}: k = {k}, L = {}, advice {}, lookup {}, rows {}",
-            c.params.lookup_bits, s.advice_cells, s.lookup_cells, s.rows
+            c.params().lookup_bits,
+            s.advice_cells,
+            s.lookup_cells,
+            s.rows
         );
     }
 
@@ -72,19 +75,19 @@ fn main() {
     }
     let q = measure!(
         "load Q (canonical, on curve)",
-        ecc.load_point_xy(&mut b, &w.q.0, &w.q.1)
+        ecc.load_point_xy(&mut b, &w.q().0, &w.q().1)
     );
     let r_pt = measure!(
         "load R (canonical, on curve)",
-        ecc.load_point_xy(&mut b, &w.r_point.0, &w.r_point.1)
+        ecc.load_point_xy(&mut b, &w.r_point().0, &w.r_point().1)
     );
     let h = measure!(
         "load h (canonical)",
-        scalar::load_canonical_scalar(&ecc.fq, &mut b, &w.h).expect("fits")
+        scalar::load_canonical_scalar(&ecc.fq, &mut b, w.h()).expect("fits")
     );
     let s = measure!(
         "load s (1 <= s < n)",
-        scalar::load_signature_scalar(&ecc.fq, &mut b, &w.s).expect("fits")
+        scalar::load_signature_scalar(&ecc.fq, &mut b, w.s()).expect("fits")
     );
     let r = measure!(
         "r = x(R) mod n, r != 0",

@@ -493,6 +493,32 @@ impl BatchShape {
     }
 }
 
+/// The planner's constructors live here, beside the planner, so that the circuits never
+/// depend on it (the planner measures them).
+impl BatchEcdsaCircuit {
+    /// The circuit laid out by the planner under `options` ([`Plan::fit`]: window, statement,
+    /// goal, coefficients), and its k (lookup bits `k − 1`).
+    pub fn fitted(signatures: Vec<SignatureWitness>, options: &FitOptions) -> (Self, u32) {
+        let plan = Plan::fit(CircuitKind::Batch, signatures.len(), options);
+        let c = Self::new(plan.params, signatures, plan.window)
+            .with_coefficients(options.coefficients)
+            .with_statement(options.statement);
+        (c, plan.k)
+    }
+}
+
+impl NaiveEcdsaCircuit {
+    /// The circuit laid out by the planner under `options` ([`Plan::fit`]:
+    /// window, statement, lookup bits), and its k.
+    pub fn fitted(signatures: Vec<SignatureWitness>, options: &FitOptions) -> (Self, u32) {
+        let plan = Plan::fit(CircuitKind::Naive, signatures.len(), options);
+        (
+            Self::new(plan.params, signatures, plan.window).with_statement(options.statement),
+            plan.k,
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

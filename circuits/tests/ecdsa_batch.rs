@@ -19,7 +19,7 @@ use halo2curves::secp256k1::Fp;
 fn fitted(sigs: Vec<SignatureWitness>) -> (BatchEcdsaCircuit, u32) {
     let (c, k) =
         BatchEcdsaCircuit::fitted(sigs, &FitOptions::default().window(DEFAULT_BATCH_WINDOW));
-    println!("B={}: k={k}, {:?}", c.signatures.len(), c.phase_stats());
+    println!("B={}: k={k}, {:?}", c.signatures().len(), c.phase_stats());
     (c, k)
 }
 
@@ -57,8 +57,9 @@ fn b2_valid_accepted_corrupted_and_wrong_instance_rejected() {
     // A wrong public hash, a wrong key x, the other key with the same x (parity flipped), and
     // the instance of −Q altogether: each is rejected.
     let minus_q = {
-        let mut w = sigs[1].clone();
-        w.q.1 = modulus::<Fp>() - &w.q.1;
+        let w = sigs[1]
+            .edited(|r| r.q.1 = modulus::<Fp>() - &r.q.1)
+            .expect("below 2^256");
         w.instance()
     };
     type Change = Box<dyn Fn(&mut Vec<Native>)>;
@@ -83,14 +84,18 @@ fn b2_valid_accepted_corrupted_and_wrong_instance_rejected() {
 
     // s + 1 at the last position.
     let mut bad = sigs.clone();
-    bad[1].s = (&bad[1].s + 1u32) % modulus::<halo2curves::secp256k1::Fq>();
-    let cb = BatchEcdsaCircuit::new(c.params.clone(), bad, c.window);
+    bad[1] = bad[1]
+        .edited(|r| r.s = (&r.s + 1u32) % modulus::<halo2curves::secp256k1::Fq>())
+        .expect("below 2^256");
+    let cb = BatchEcdsaCircuit::new(c.params().clone(), bad, c.window());
     assert!(mock_verify(k, &cb).is_err(), "s + 1 accepted");
 
     // R → −R at the first position (same x, so same r: only the batch equation can tell).
     let mut bad = sigs;
-    bad[0].r_point.1 = modulus::<Fp>() - &bad[0].r_point.1;
-    let cb = BatchEcdsaCircuit::new(c.params.clone(), bad, c.window);
+    bad[0] = bad[0]
+        .edited(|r| r.r_point.1 = modulus::<Fp>() - &r.r_point.1)
+        .expect("below 2^256");
+    let cb = BatchEcdsaCircuit::new(c.params().clone(), bad, c.window());
     assert!(mock_verify(k, &cb).is_err(), "R -> -R accepted");
 }
 
@@ -213,15 +218,19 @@ fn b2_other_windows_valid_accepted_corrupted_rejected() {
     for w in [3u32, 4].into_iter().filter(|w| *w != DEFAULT_BATCH_WINDOW) {
         let sigs = vec![ecdsa_witness(41), ecdsa_witness(42)];
         let (c, k) = BatchEcdsaCircuit::fitted(sigs.clone(), &FitOptions::default().window(w));
-        assert_eq!(c.window, w);
+        assert_eq!(c.window(), w);
         mock_verify(k, &c).unwrap_or_else(|e| panic!("valid B=2 batch at w = {w}: {e}"));
         let mut bad = sigs.clone();
-        bad[0].s = (&bad[0].s + 1u32) % modulus::<halo2curves::secp256k1::Fq>();
-        let cb = BatchEcdsaCircuit::new(c.params.clone(), bad, w);
+        bad[0] = bad[0]
+            .edited(|r| r.s = (&r.s + 1u32) % modulus::<halo2curves::secp256k1::Fq>())
+            .expect("below 2^256");
+        let cb = BatchEcdsaCircuit::new(c.params().clone(), bad, w);
         assert!(mock_verify(k, &cb).is_err(), "w = {w}: s + 1 accepted");
         let mut bad = sigs;
-        bad[1].r_point.1 = modulus::<Fp>() - &bad[1].r_point.1;
-        let cb = BatchEcdsaCircuit::new(c.params.clone(), bad, w);
+        bad[1] = bad[1]
+            .edited(|r| r.r_point.1 = modulus::<Fp>() - &r.r_point.1)
+            .expect("below 2^256");
+        let cb = BatchEcdsaCircuit::new(c.params().clone(), bad, w);
         assert!(mock_verify(k, &cb).is_err(), "w = {w}: R -> -R accepted");
     }
 }

@@ -31,8 +31,8 @@ fn batch(sigs: Vec<SignatureWitness>) -> (BatchEcdsaCircuit, u32) {
     );
     println!(
         "batch digest B={}: k={k}, d={}, {:?}",
-        c.signatures.len(),
-        c.params.keccak_digits,
+        c.signatures().len(),
+        c.params().keccak_digits,
         c.phase_stats()
     );
     (c, k)
@@ -55,7 +55,7 @@ fn witness_with_h(seed: u64, h: Fq) -> SignatureWitness {
 
 fn pairs(ws: &[SignatureWitness]) -> Vec<([u8; 32], [u8; 20])> {
     ws.iter()
-        .map(|w| (be_bytes32(&w.hash), address_of(&w.q.0, &w.q.1)))
+        .map(|w| (be_bytes32(w.hash()), address_of(&w.q().0, &w.q().1)))
         .collect()
 }
 
@@ -111,7 +111,7 @@ fn naive_digest_accepts_and_rejects_wrong_statements() {
     );
     println!(
         "naive digest B=2: k={k}, d={}, {:?}",
-        c.params.keccak_digits,
+        c.params().keccak_digits,
         c.stats()
     );
     assert_eq!(c.instance(), digest_instance(&witness_digest(&ws)).to_vec());
@@ -144,7 +144,7 @@ fn batch_digest_accepts_and_rejects_wrong_statements() {
 #[test]
 fn batch_digest_hash_above_n() {
     let w = witness_with_h(91, Fq::from(12345u64));
-    let big = &w.h + modulus::<Fq>();
+    let big = w.h() + modulus::<Fq>();
     assert!(big.bits() <= 256, "h + n fits in 256 bits for a small h");
     let w_big = w.clone().with_hash(&be_bytes32(&big)).expect("H ≡ h mod n");
     let (c, k) = batch(vec![w_big.clone()]);
@@ -200,16 +200,16 @@ fn batch_digest_two_lanes() {
     let mut p = batch_params(13, DEFAULT_BATCH_WINDOW);
     p.lanes = vec![1, 2];
     let c = BatchEcdsaCircuit::new(p, ws, DEFAULT_BATCH_WINDOW).with_statement(Statement::Digest);
-    let cs = batch_ecdsa_circuits::plan::configured::<BatchEcdsaCircuit>(&c.params);
+    let cs = batch_ecdsa_circuits::plan::configured::<BatchEcdsaCircuit>(c.params());
     let one = {
-        let mut q = c.params.clone();
+        let mut q = c.params().clone();
         q.lanes = vec![];
         batch_ecdsa_circuits::plan::configured::<BatchEcdsaCircuit>(&q)
     };
     // The second lane adds main and looked-up columns, no Keccak columns.
     assert_eq!(
         cs.num_advice_columns() - one.num_advice_columns(),
-        4 + c.params.lookup_cols
+        4 + c.params().lookup_cols
     );
     let k = 14;
     println!("two lanes: {:?}", c.phase_stats());

@@ -549,10 +549,10 @@ fn public_input_of(w: &SignatureWitness) -> PublicInputRecord {
         out
     }
     let mut key = vec![4u8];
-    key.extend_from_slice(&be32(&w.q.0));
-    key.extend_from_slice(&be32(&w.q.1));
+    key.extend_from_slice(&be32(&w.q().0));
+    key.extend_from_slice(&be32(&w.q().1));
     PublicInputRecord {
-        msg_hash: encode_hex(&be32(&w.h)),
+        msg_hash: encode_hex(&be32(w.h())),
         pubkey: Some(encode_hex(&key)),
         address: None,
     }
@@ -563,7 +563,7 @@ fn public_input_of(w: &SignatureWitness) -> PublicInputRecord {
 /// the address of its key, as the circuit hashes them.
 pub fn digest_pairs_of(ws: &[SignatureWitness]) -> Vec<DigestPair> {
     ws.iter()
-        .map(|w| (be_bytes32(&w.hash), address_of(&w.q.0, &w.q.1)))
+        .map(|w| (be_bytes32(w.hash()), address_of(&w.q().0, &w.q().1)))
         .collect()
 }
 

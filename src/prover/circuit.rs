@@ -209,12 +209,12 @@ impl AnyCircuit {
         }
         let inner = match &self.inner {
             Inner::Batch(c) => Inner::Batch(
-                BatchEcdsaCircuit::new(c.params.clone(), witnesses, c.window)
-                    .with_statement(c.statement),
+                BatchEcdsaCircuit::new(c.params().clone(), witnesses, c.window())
+                    .with_statement(c.statement()),
             ),
             Inner::Naive(c) => Inner::Naive(
-                NaiveEcdsaCircuit::new(c.params.clone(), witnesses, c.window)
-                    .with_statement(c.statement),
+                NaiveEcdsaCircuit::new(c.params().clone(), witnesses, c.window())
+                    .with_statement(c.statement()),
             ),
         };
         Ok(Self { k: self.k, inner })
@@ -230,8 +230,8 @@ impl AnyCircuit {
     /// What the proof's public input states.
     pub fn statement(&self) -> Statement {
         match &self.inner {
-            Inner::Batch(c) => c.statement,
-            Inner::Naive(c) => c.statement,
+            Inner::Batch(c) => c.statement(),
+            Inner::Naive(c) => c.statement(),
         }
     }
 
@@ -248,23 +248,23 @@ impl AnyCircuit {
     /// The MSM window.
     pub fn window(&self) -> u32 {
         match &self.inner {
-            Inner::Batch(c) => c.window,
-            Inner::Naive(c) => c.window,
+            Inner::Batch(c) => c.window(),
+            Inner::Naive(c) => c.window(),
         }
     }
 
     /// The layout parameters (lookup bits, lookup columns, table sections, phases).
     pub fn layout_params(&self) -> &LayoutParams {
         match &self.inner {
-            Inner::Batch(c) => &c.params,
-            Inner::Naive(c) => &c.params,
+            Inner::Batch(c) => c.params(),
+            Inner::Naive(c) => c.params(),
         }
     }
 
     pub fn witnesses(&self) -> &[SignatureWitness] {
         match &self.inner {
-            Inner::Batch(c) => &c.signatures,
-            Inner::Naive(c) => &c.signatures,
+            Inner::Batch(c) => c.signatures(),
+            Inner::Naive(c) => c.signatures(),
         }
     }
 
@@ -281,8 +281,8 @@ impl AnyCircuit {
     /// The constraint system of this layout (columns, gates, lookups).
     pub fn constraint_system(&self) -> ConstraintSystem<Native> {
         match &self.inner {
-            Inner::Batch(c) => configured::<BatchEcdsaCircuit>(&c.params),
-            Inner::Naive(c) => configured::<NaiveEcdsaCircuit>(&c.params),
+            Inner::Batch(c) => configured::<BatchEcdsaCircuit>(c.params()),
+            Inner::Naive(c) => configured::<NaiveEcdsaCircuit>(c.params()),
         }
     }
 

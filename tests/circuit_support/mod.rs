@@ -40,7 +40,7 @@ pub fn demo_witnesses(count: usize, seed: u64) -> Vec<SignatureWitness> {
 pub fn fitted_params(b: usize) -> (LayoutParams, u32) {
     let (c, k) =
         NaiveEcdsaCircuit::fitted(demo_witnesses(b, 99), &FitOptions::default().window(WINDOW));
-    (c.params, k)
+    (c.params().clone(), k)
 }
 
 pub fn circuit(params: &LayoutParams, sigs: Vec<SignatureWitness>) -> NaiveEcdsaCircuit {

@@ -131,7 +131,6 @@ use crate::ecc::{
 use crate::field::params::{to_limbs, NUM_LIMBS};
 use crate::field::{FieldChip, FieldValue, Overflowing, Proper, Relation};
 use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
-use crate::plan::{CircuitKind, FitOptions, Plan};
 
 /// The Straus window of the `Qᵢ` and G terms: 5 (32-entry tables of `Qᵢ`, 52 windows of each
 /// full-width scalar). Measured for w = 3, 4, 5 at every B from 1 to 256 (`cargo bench -p
@@ -159,16 +158,20 @@ pub type BatchConfig = InstanceConfig;
 
 /// The batch circuit (see the module doc).
 #[derive(Clone, Debug)]
+///
+/// The fields are private: the layout parameters are made for the window, the statement and
+/// the coefficients' challenges ([`BatchEcdsaCircuit::new`], `with_statement`, the planner), and
+/// a field changed alone would describe another circuit than the one laid out.
 pub struct BatchEcdsaCircuit {
-    pub params: LayoutParams,
-    pub signatures: Vec<SignatureWitness>,
+    params: LayoutParams,
+    signatures: Vec<SignatureWitness>,
     /// Straus window w of the `Qᵢ` and G terms (3, 4 or 5).
-    pub window: u32,
+    window: u32,
     /// How the batch coefficients are derived from the challenges (default
     /// [`Coefficients::Short`]).
     pub(crate) coefficients: Coefficients,
     /// What the public input states (default [`Statement::Keys`]).
-    pub statement: Statement,
+    statement: Statement,
     /// The challenge values the last synthesis saw (feature `testing`: tests compare them with
     /// a forger's guess, and rebuild the phase-1 witness MockProver checked).
     #[cfg(feature = "testing")]
@@ -237,9 +240,9 @@ fn raw_signature_values(w: &SignatureWitness) -> [Native; RAW_CELLS_PER_SIGNATUR
     let p = crate::bigint::modulus::<Fp>();
     let n = crate::bigint::modulus::<Fq>();
     let vals = [
-        fit_256(&w.r_point.0, p.clone()),
-        fit_256(&w.r_point.1, p),
-        fit_256(&w.s, n),
+        fit_256(&w.r_point().0, p.clone()),
+        fit_256(&w.r_point().1, p),
+        fit_256(w.s(), n),
     ];
     let mut out = [Native::ZERO; RAW_CELLS_PER_SIGNATURE];
     for (i, v) in vals.iter().enumerate() {
@@ -355,14 +358,24 @@ impl BatchEcdsaCircuit {
         self
     }
 
-    /// The circuit laid out by the planner under `options` ([`Plan::fit`]: window, statement,
-    /// goal, coefficients), and its k (lookup bits `k − 1`).
-    pub fn fitted(signatures: Vec<SignatureWitness>, options: &FitOptions) -> (Self, u32) {
-        let plan = Plan::fit(CircuitKind::Batch, signatures.len(), options);
-        let c = Self::new(plan.params, signatures, plan.window)
-            .with_coefficients(options.coefficients)
-            .with_statement(options.statement);
-        (c, plan.k)
+    /// The layout parameters.
+    pub fn params(&self) -> &LayoutParams {
+        &self.params
+    }
+
+    /// The witnesses, one per signature.
+    pub fn signatures(&self) -> &[SignatureWitness] {
+        &self.signatures
+    }
+
+    /// The Straus window of the `Qᵢ` and G terms.
+    pub fn window(&self) -> u32 {
+        self.window
+    }
+
+    /// What the public input states.
+    pub fn statement(&self) -> Statement {
+        self.statement
     }
 
     /// The chips of this circuit's parameters.

@@ -129,7 +129,7 @@ pub fn digest_instance(d: &[u8; 32]) -> [Native; DIGEST_INSTANCE_CELLS] {
 pub fn witness_digest(ws: &[SignatureWitness]) -> [u8; 32] {
     let pairs: Vec<([u8; 32], [u8; 20])> = ws
         .iter()
-        .map(|w| (be_bytes32(&w.hash), address_of(&w.q.0, &w.q.1)))
+        .map(|w| (be_bytes32(w.hash()), address_of(&w.q().0, &w.q().1)))
         .collect();
     batch_digest(&pairs)
 }
@@ -310,9 +310,9 @@ const UNUSABLE_MARGIN: usize = 64;
 /// loads replace them (`n`, `p`, `p`) so both sides agree.
 pub(crate) fn committed_statement(w: &SignatureWitness) -> [BigUint; 3] {
     [
-        super::batch::fit_256(&w.hash, modulus::<Fq>()),
-        super::batch::fit_256(&w.q.0, modulus::<Fp>()),
-        super::batch::fit_256(&w.q.1, modulus::<Fp>()),
+        super::batch::fit_256(w.hash(), modulus::<Fq>()),
+        super::batch::fit_256(&w.q().0, modulus::<Fp>()),
+        super::batch::fit_256(&w.q().1, modulus::<Fp>()),
     ]
 }
 

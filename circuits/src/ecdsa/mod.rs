@@ -27,7 +27,7 @@ pub use digest::{Statement, DIGEST_INSTANCE_CELLS};
 pub use instance::{batch_instance, INSTANCE_CELLS_PER_SIGNATURE};
 pub use naive::{NaiveConfig, NaiveEcdsaCircuit};
 pub use scalar::NonZeroScalar;
-pub use witness::{SignatureWitness, WitnessError};
+pub use witness::{RawWitness, SignatureWitness, WitnessError};
 
 /// The loaded values of one signature, each proven where it is loaded: `Q`, `R` canonical and
 /// on the curve, `h` proper (canonical under [`Statement::Keys`], whose instance names `h`
@@ -53,18 +53,18 @@ pub(crate) fn load_signature(
     statement: Statement,
 ) -> LoadedSignature {
     let fq = &ecc.fq;
-    let q = ecc.load_point_xy(b, &w.q.0, &w.q.1);
-    let r_point = ecc.load_point_xy(b, &w.r_point.0, &w.r_point.1);
+    let q = ecc.load_point_xy(b, &w.q().0, &w.q().1);
+    let r_point = ecc.load_point_xy(b, &w.r_point().0, &w.r_point().1);
     let n = crate::bigint::modulus::<halo2curves::secp256k1::Fq>();
     let h: crate::field::Proper<_> = match statement {
-        Statement::Keys => scalar::load_canonical_scalar(fq, b, &w.h)
+        Statement::Keys => scalar::load_canonical_scalar(fq, b, w.h())
             .unwrap_or_else(|_| scalar::load_canonical_scalar(fq, b, &n).expect("n < 2^256"))
             .into(),
         Statement::Digest => fq
-            .load_uint(b, &w.hash)
+            .load_uint(b, w.hash())
             .unwrap_or_else(|_| fq.load_uint(b, &n).expect("n < 2^256")),
     };
-    let s = scalar::load_signature_scalar(fq, b, &w.s)
+    let s = scalar::load_signature_scalar(fq, b, w.s())
         .unwrap_or_else(|_| scalar::load_signature_scalar(fq, b, &n).expect("n < 2^256"));
     LoadedSignature { q, r_point, h, s }
 }

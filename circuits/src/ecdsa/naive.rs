@@ -41,7 +41,6 @@ use super::Statement;
 use crate::config::{impl_layout_circuit, CircuitConfig, InstanceConfig, LaidOutCircuit};
 use crate::ecc::EccChip;
 use crate::layout::{AssignedValue, Builder, LayoutParams, LayoutStats, Native};
-use crate::plan::FitOptions;
 
 /// Default window of the MSM `u·G + v·Q`: 5, the cheapest of 3, 4, 5 (measured by `cargo bench
 /// -p batch-ecdsa-circuits --bench batch_cells`; the figures: that bench's output and
@@ -53,13 +52,16 @@ pub type NaiveConfig = InstanceConfig;
 
 /// B independent ECDSA* verifications (see the module doc).
 #[derive(Clone, Debug)]
+///
+/// The fields are private: the layout parameters carry the window's table section and the
+/// statement's columns ([`NaiveEcdsaCircuit::new`], `with_statement`).
 pub struct NaiveEcdsaCircuit {
-    pub params: LayoutParams,
-    pub signatures: Vec<SignatureWitness>,
+    params: LayoutParams,
+    signatures: Vec<SignatureWitness>,
     /// Window of the MSM.
-    pub window: u32,
+    window: u32,
     /// What the public input states (default [`Statement::Keys`]).
-    pub statement: Statement,
+    statement: Statement,
 }
 
 /// The layout of one signature's verification for cell counts (the benches): its public
@@ -130,15 +132,24 @@ impl NaiveEcdsaCircuit {
         params
     }
 
-    /// The circuit laid out by the planner under `options` ([`crate::plan::Plan::fit`]:
-    /// window, statement, lookup bits), and its k.
-    pub fn fitted(signatures: Vec<SignatureWitness>, options: &FitOptions) -> (Self, u32) {
-        let plan =
-            crate::plan::Plan::fit(crate::plan::CircuitKind::Naive, signatures.len(), options);
-        (
-            Self::new(plan.params, signatures, plan.window).with_statement(options.statement),
-            plan.k,
-        )
+    /// The layout parameters.
+    pub fn params(&self) -> &LayoutParams {
+        &self.params
+    }
+
+    /// The witnesses, one per signature.
+    pub fn signatures(&self) -> &[SignatureWitness] {
+        &self.signatures
+    }
+
+    /// The window of the MSM.
+    pub fn window(&self) -> u32 {
+        self.window
+    }
+
+    /// What the public input states.
+    pub fn statement(&self) -> Statement {
+        self.statement
     }
 
     /// The chips of this circuit's parameters.

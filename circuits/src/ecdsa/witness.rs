@@ -34,22 +34,40 @@ impl std::fmt::Display for WitnessError {
 impl std::error::Error for WitnessError {}
 
 /// One signature's witness as integers (coordinates and scalars `< 2^256`). Built from
-/// halo2curves values by [`SignatureWitness::new`]; [`SignatureWitness::from_raw`] lets
-/// negative tests force what those types cannot hold (s ≥ n, an off-curve point, h ≥ n).
+/// halo2curves values by [`SignatureWitness::new`]; [`SignatureWitness::from_raw`] and
+/// [`SignatureWitness::edited`] let negative tests force what those types cannot hold (s ≥ n,
+/// an off-curve point, h ≥ n).
+///
+/// The fields are private so that every witness keeps what its constructors check: each value
+/// fits in 256 bits (three limbs), and the signing hash is `≡ h (mod n)`. Neither makes a
+/// witness valid: the circuit checks the signature, whatever the values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SignatureWitness {
     /// Affine coordinates of the nonce point R (private).
-    pub r_point: (BigUint, BigUint),
+    r_point: (BigUint, BigUint),
     /// The signature scalar s (private).
-    pub s: BigUint,
+    s: BigUint,
     /// The message hash as a scalar mod n (public).
-    pub h: BigUint,
+    h: BigUint,
     /// Affine coordinates of the public key Q (public).
-    pub q: (BigUint, BigUint),
+    q: (BigUint, BigUint),
     /// The 32-byte signing hash as a big-endian integer `< 2^256`, `≡ h (mod n)`: what the
     /// digest statement hashes ([`super::digest`]). Equal to `h` unless the hash is `≥ n`
     /// (set it with [`SignatureWitness::with_hash`]).
-    pub hash: BigUint,
+    hash: BigUint,
+}
+
+/// A witness's raw integers, for negative tests that change them ([`SignatureWitness::edited`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawWitness {
+    /// Affine coordinates of R.
+    pub r_point: (BigUint, BigUint),
+    /// s.
+    pub s: BigUint,
+    /// h.
+    pub h: BigUint,
+    /// Affine coordinates of Q.
+    pub q: (BigUint, BigUint),
 }
 
 impl SignatureWitness {
@@ -131,6 +149,55 @@ impl SignatureWitness {
             h,
             q,
         })
+    }
+
+    /// The same witness with its raw values changed by `edit`, checked as [`Self::from_raw`]
+    /// checks them (each below 2^256): **for negative tests**. The signing hash is kept when h
+    /// is unchanged and follows h otherwise.
+    pub fn edited(&self, edit: impl FnOnce(&mut RawWitness)) -> Result<Self, WitnessError> {
+        let mut raw = self.raw();
+        edit(&mut raw);
+        let same_h = raw.h == self.h;
+        let mut w = Self::from_raw(raw.r_point, raw.s, raw.h, raw.q)?;
+        if same_h {
+            w.hash = self.hash.clone();
+        }
+        Ok(w)
+    }
+
+    /// The raw integers `(R, s, h, Q)`.
+    pub fn raw(&self) -> RawWitness {
+        RawWitness {
+            r_point: self.r_point.clone(),
+            s: self.s.clone(),
+            h: self.h.clone(),
+            q: self.q.clone(),
+        }
+    }
+
+    /// Affine coordinates of the nonce point R.
+    pub fn r_point(&self) -> &(BigUint, BigUint) {
+        &self.r_point
+    }
+
+    /// The signature scalar s.
+    pub fn s(&self) -> &BigUint {
+        &self.s
+    }
+
+    /// The message hash as a scalar mod n.
+    pub fn h(&self) -> &BigUint {
+        &self.h
+    }
+
+    /// Affine coordinates of the public key Q.
+    pub fn q(&self) -> &(BigUint, BigUint) {
+        &self.q
+    }
+
+    /// The 32-byte signing hash as a big-endian integer (`≡ h mod n`).
+    pub fn hash(&self) -> &BigUint {
+        &self.hash
     }
 
     /// The 9 public instance values of this signature (see [`super::instance`]).

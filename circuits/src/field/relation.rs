@@ -47,7 +47,7 @@
 //!   relation without a new value): a copy of the builder's constant-0 cell (a lin row
 //!   `x₂ = γ = 0`). Before this rule the slots were left unassigned, so a prover writing
 //!   `C = B − B′` made the block prove the relation for any `B′` of its choice (CHANGELOG.md,
-//!   relation-block fix; `tests/adversary.rs` reproduces the attacks);
+//!   relation-block fix; `tests/relation_slot_attacks.rs` reproduces the attacks);
 //! * `L₁`, `L₂`: read only where `β`, `μ ≠ 0`, i.e. where the relation has that linear term,
 //!   whose limbs are copied;
 //! * `Q`, `V` and the carries: the value cells of range rows (range gate and lookups);

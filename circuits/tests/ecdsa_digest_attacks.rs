@@ -34,8 +34,8 @@ fn naive1() -> (NaiveEcdsaCircuit, u32) {
     );
     println!(
         "naive digest B=1: k={k}, d={}, lookup_cols={}, {:?} ({:?} to plan)",
-        c.params.keccak_digits,
-        c.params.lookup_cols,
+        c.params().keccak_digits,
+        c.params().lookup_cols,
         c.stats(),
         t.elapsed()
     );
@@ -168,7 +168,7 @@ fn limb_byte_shift_with_consistent_sparse_forms_still_needs_a_byte_entry() {
         col: sv.col + 1,
         ..sv
     };
-    let p = &c.params;
+    let p = c.params();
     assert!([kcol_of(p, SW, 0), kcol_of(p, SW, 1)].contains(&sw_of(hi_sv).col));
     let byte = |v: Native| -> u64 {
         let r = v.to_repr();
@@ -228,7 +228,7 @@ fn overlap_rows_unassigned_cells_are_unread() {
     let (c, k) = naive1();
     mock_verify(k, &c).expect("valid");
     let b = c.build().0;
-    let p = &c.params;
+    let p = c.params();
     let kbase = (MAIN_COLS + p.lookup_cols) as u16;
     let mut main_rows = 0u32;
     let mut keccak_rows = 0u32;
@@ -283,7 +283,7 @@ fn digest_footprint_mutations_on_keccak_and_byte_rows() {
     let (c, k) = naive1();
     mock_verify(k, &c).expect("valid");
     let b = c.build().0;
-    let p = &c.params;
+    let p = c.params();
     let kbase = (MAIN_COLS + p.lookup_cols) as u16;
     // The limb_bytes rows: rows of the byte cells' sources in main columns.
     let byte_rows: HashSet<u32> = byte_copies(&b)
