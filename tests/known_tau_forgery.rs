@@ -13,7 +13,7 @@
 //! the file, and under a setup whose τ the forger does not know (the local one) the same
 //! forgery fails. (The aggregated route's forgery works the same way on the outer proof; its
 //! 20-minute outer prover is not run in CI, and `verify-aggregated` refuses fixed-seed
-//! folders the same way: `evm/tests/aggregated.rs`.)
+//! folders the same way: `evm/tests/aggregated_folder.rs`.)
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

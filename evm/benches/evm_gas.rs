@@ -75,7 +75,7 @@ fn merged(mut old: Vec<EvmRow>, new: Vec<EvmRow>) -> Vec<EvmRow> {
 }
 
 fn thousands(n: u64) -> String {
-    batch_ecdsa::calldata::table::thousands(n)
+    batch_ecdsa::calldata::units::thousands(n)
 }
 
 fn table(rows: &[EvmRow]) -> String {
@@ -209,10 +209,10 @@ fn main() {
     let ecrecover_json = serde_json::to_string_pretty(&ecrecover).expect("serializes");
     // The calculator reads both files back (include_str!): check they parse as it reads them
     // (with the wrapper's committed measurement, which this bench does not write).
-    if let Err(e) = batch_ecdsa::calldata::params::Measured::parse(
+    if let Err(e) = batch_ecdsa::calldata::measured::Measured::parse(
         &json,
         &ecrecover_json,
-        batch_ecdsa::calldata::params::WRAPPER_GAS_JSON,
+        batch_ecdsa::calldata::wrapper_gas::WRAPPER_GAS_JSON,
     ) {
         eprintln!("error: the bench output does not parse as the calculator reads it: {e}");
         std::process::exit(1);

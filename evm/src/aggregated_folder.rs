@@ -3,7 +3,7 @@
 //! verified on Ethereum within EIP-170.
 //!
 //! The batch proof (inner) is verified inside snark-verifier-sdk's aggregation circuit
-//! (outer, `crate::aggregate`, feature `aggregate`); the outer proof's verifier is small and generic in the
+//! (outer, `crate::aggregation_prover`, feature `aggregate`); the outer proof's verifier is small and generic in the
 //! inner circuit. The outer public inputs are the KZG accumulator ([`ACCUMULATOR_WORDS`]
 //! words), then the inner proof's: D_hi, D_lo under the digest statement, 3 per signature
 //! under keys.

@@ -8,8 +8,8 @@
 //! lower bound of what a bridge pays, and the break-even N computed from it is conservative
 //! (it favours `ecrecover`). The execution gas is affine in N; [`measure`] fits it from two N.
 
-use batch_ecdsa::calldata::bridge::ECRECOVER_SIGNATURE_BYTES;
-use batch_ecdsa::calldata::params::EcrecoverBench;
+use batch_ecdsa::calldata::limits::ECRECOVER_SIGNATURE_BYTES;
+use batch_ecdsa::calldata::rows::EcrecoverBench;
 use batch_ecdsa::native::ecdsa::sign;
 use batch_ecdsa::native::hash::keccak256;
 use batch_ecdsa::native::public_key::PublicKey;
@@ -48,7 +48,7 @@ contract EcrecoverBatch {
 "#;
 
 /// Gas of the `ecrecover` path, fitted as `base + N · per_signature` (execution only): the
-/// calculator's format (`batch_ecdsa::calldata::params::EcrecoverBench`, one format for
+/// calculator's format (`batch_ecdsa::calldata::rows::EcrecoverBench`, one format for
 /// writer and reader).
 pub type EcrecoverGas = EcrecoverBench;
 

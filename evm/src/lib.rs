@@ -14,9 +14,9 @@
 //!   senders and proof: it recomputes the digest-mode public input D and calls the verifier;
 //! - [`pinning`]: what a user checks an aggregated proof against: the verifier they pinned
 //!   (code hash or source) and the setup they trust (its `[τ]₂` in the verifier's code);
-//! - [`aggregated`]: the aggregated proof folder (the batch proof verified inside an
+//! - [`aggregated_folder`]: the aggregated proof folder (the batch proof verified inside an
 //!   aggregation circuit, whose verifier fits EIP-170), checked on the EVM with the wrapper;
-//!   `aggregate` (feature `aggregate`) makes it.
+//!   `aggregation_prover` (feature `aggregate`) makes it.
 //!
 //! What the deployed verifier checks: the calldata is the instance column as 32-byte words
 //! followed by the proof (`batch_ecdsa::prover::transcript::evm_calldata`); it returns
@@ -25,9 +25,9 @@
 //! proven (never pass a user's calldata through). A failing check can use all the gas it is
 //! given (the precompiles consume the gas forwarded to them on bad input): cap it.
 
+pub mod aggregated_folder;
 #[cfg(feature = "aggregate")]
-pub mod aggregate;
-pub mod aggregated;
+pub mod aggregation_prover;
 pub mod chain;
 pub mod ecrecover;
 pub mod generate;

@@ -91,7 +91,7 @@ pub const VERIFY_HASHES: &str = "verifyHashes(bytes,bytes,bytes)";
 
 /// Prefix words of the aggregated verifier: the KZG accumulator its outer circuit exposes
 /// before the inner proof's public inputs, two G1 points with each coordinate as 3 limbs of
-/// 88 bits (`aggregate::ACCUMULATOR_LIMBS`, feature `aggregate`).
+/// 88 bits (`aggregation_prover::ACCUMULATOR_LIMBS`, feature `aggregate`).
 pub const AGGREGATED_PREFIX_WORDS: usize = 12;
 
 /// BN254's base field modulus q (G1 coordinates), a big-endian word.
@@ -959,7 +959,7 @@ pub fn measure<P: AsRef<[u8]>>(
 /// The (signing hash, address) pairs of the demo batch [`demo_file`]`(b)`, as the prover
 /// forms them for D (`batch_ecdsa::prover::api::digest_pairs_of`: the raw 32-byte message
 /// hash and the address of the key), each signature checked first. The aggregated verifier's
-/// inner proof is of this batch (`aggregate::inner_snark`).
+/// inner proof is of this batch (`aggregation_prover::inner_snark`).
 pub fn demo_file_pairs(b: usize) -> Result<Vec<DigestPair>, String> {
     let file = demo_file(b)?;
     let ws = witnesses_from_batch(&file, Policy::default(), true).map_err(|e| e.to_string())?;

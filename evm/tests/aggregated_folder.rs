@@ -1,4 +1,4 @@
-//! The aggregated proof folder (`batch_ecdsa_evm::aggregated`) and `verify-aggregated`, on the
+//! The aggregated proof folder (`batch_ecdsa_evm::aggregated_folder`) and `verify-aggregated`, on the
 //! committed B = 32 aggregation of the digest statement (`evm/tests/fixtures/aggregate-digest-b32`: the
 //! real outer verifier, 20,764 bytes, and its honest calldata for the demo batch of 32
 //! signatures). Making a new aggregation takes 20 minutes and 17 GiB (feature `aggregate`,
@@ -24,7 +24,7 @@ use batch_ecdsa::demo::demo_batch;
 use batch_ecdsa::hexfmt::encode_hex;
 use batch_ecdsa::native::digest::{batch_digest, digest_words};
 use batch_ecdsa_circuits::ecdsa::Statement;
-use batch_ecdsa_evm::aggregated::{
+use batch_ecdsa_evm::aggregated_folder::{
     verify_compiled, write_folder, AggregatedError, AggregatedProofFile, Decoded, PROOF_FILE,
     VERIFIER_CALLDATA_FILE, WRAPPER_CALLDATA_FILE,
 };
@@ -69,7 +69,9 @@ fn committed_code_hash() -> String {
     encode_hex(&batch_ecdsa_evm::pinning::code_hash(&compiled().0.runtime))
 }
 
-fn check(decoded: &Decoded) -> Result<batch_ecdsa_evm::aggregated::OnChain, AggregatedError> {
+fn check(
+    decoded: &Decoded,
+) -> Result<batch_ecdsa_evm::aggregated_folder::OnChain, AggregatedError> {
     let (verifier, code) = compiled();
     verify_compiled(decoded, verifier, &code.wrapper, None)
 }

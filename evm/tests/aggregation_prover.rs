@@ -5,14 +5,14 @@
 //! verifier fits EIP-170 for it (`results/aggregate-sweep.jsonl`: 29,097 bytes at k = 21): it
 //! needs the k = 22 local setup (generated once into `params/`, 512 MiB), about 20
 //! minutes on 2 cores (keygen 6, proof 13) and 17 GiB of memory, so it is ignored by default:
-//! `cargo test --release -p batch-ecdsa-evm --features aggregate --test aggregate -- --ignored`.
+//! `cargo test --release -p batch-ecdsa-evm --features aggregate --test aggregation_prover -- --ignored`.
 #![cfg(feature = "aggregate")]
 
 use std::path::PathBuf;
 
 use batch_ecdsa::prover::srs::{SetupKind, SetupSource};
 use batch_ecdsa_circuits::ecdsa::{Statement, DIGEST_INSTANCE_CELLS};
-use batch_ecdsa_evm::aggregate::{
+use batch_ecdsa_evm::aggregation_prover::{
     inner_snark, load_setup, measure_aggregation, outer_memory_floor, OuterShape, ACCUMULATOR_LIMBS,
 };
 use batch_ecdsa_evm::solc::Solc;

@@ -5,11 +5,15 @@
 //! Exit status: 0 on success, 2 on bad arguments (clap's own errors and values that make no
 //! sense, e.g. zero batches per day, an unreadable proof file).
 
+use batch_ecdsa::calldata::measured::{
+    posted_words_per_signature, Measured, ECRECOVER_BENCH_PATH, EVM_BENCH_PATH,
+};
 use batch_ecdsa::calldata::params::{
-    gwei_to_wei, posted_words_per_signature, Compressor, Measured, MeasuredTxs, DEFAULT_BATCH_SIZE,
-    DEFAULT_BREAK_EVEN_BOUND, ECRECOVER_BENCH_PATH, EVM_BENCH_PATH, WRAPPER_GAS_PATH,
+    Compressor, MeasuredTxs, DEFAULT_BATCH_SIZE, DEFAULT_BREAK_EVEN_BOUND,
 };
 use batch_ecdsa::calldata::proof_file::proof_input_from_file;
+use batch_ecdsa::calldata::units::gwei_to_wei;
+use batch_ecdsa::calldata::wrapper_gas::WRAPPER_GAS_PATH;
 use batch_ecdsa::calldata::{
     default_batch_sizes, report, table, BlobRounding, Headroom, Origin, Request, Scenario,
     Schedule, Sender, SignatureFormat, Statement,

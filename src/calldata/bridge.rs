@@ -27,13 +27,10 @@
 //! break-even is `N > (16·P + V − base) / (3,000 + loop + 16·(sig − A))`, the same at every
 //! gas price.
 
-use super::limits::ECRECOVER_GAS;
+use super::limits::{ECRECOVER_GAS, ECRECOVER_SIGNATURE_BYTES};
 use super::model::{break_even_by, BreakEven, Comparison, PathCost};
 use super::params::{split_nonzero, Params};
 use super::schedule::{tx_gas, EIP7623_FLOOR, TX_BASE_GAS};
-
-/// Bytes of one signature as `ecrecover` takes it: r, s and v.
-pub const ECRECOVER_SIGNATURE_BYTES: u64 = 65;
 
 /// N signatures verified with `ecrecover`.
 pub fn ecrecover_path(params: &Params, n: u64) -> PathCost {

@@ -28,6 +28,8 @@ pub const MAX_CODE_BYTES: u64 = 24_576;
 pub const POINT_EVALUATION_GAS: u64 = 50_000;
 /// `ecrecover` precompile gas.
 pub const ECRECOVER_GAS: u64 = 3_000;
+/// Bytes of one signature as `ecrecover` takes it: r, s and v.
+pub const ECRECOVER_SIGNATURE_BYTES: u64 = 65;
 
 /// Whether one transaction carrying a path's payload stays inside the L1 limits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -18,8 +18,10 @@
 //! its writer and its reader), [`table`] (text output). [`report`]
 //! ties them together for the `calldata` binary.
 
+pub mod bounds;
 pub mod bridge;
 pub mod limits;
+pub mod measured;
 pub mod model;
 pub mod params;
 pub mod proof_file;
@@ -27,16 +29,18 @@ pub mod rows;
 pub mod schedule;
 pub mod statement;
 pub mod table;
+pub mod units;
 pub mod wrapper_gas;
 
+pub use measured::Origin;
 pub use model::{break_even, compare, proof_path, signature_path, BreakEven, Capacity, Comparison};
 pub use params::{
-    BlobRounding, Headroom, Origin, ParamError, Params, Scenario, Schedule, Sender,
-    SignatureFormat, Statement,
+    BlobRounding, Headroom, ParamError, Params, Scenario, Schedule, Sender, SignatureFormat,
+    Statement,
 };
 
+use bounds::{MAX_BATCH_SIZE, MAX_BREAK_EVEN_BOUND};
 use model::capacity;
-use params::{MAX_BATCH_SIZE, MAX_BREAK_EVEN_BOUND};
 use proof_file::BenchRow;
 use serde::Serialize;
 

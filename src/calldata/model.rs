@@ -48,11 +48,12 @@
 //! counted in the transaction's gas.
 
 use super::limits::{largest_fitting, Fit};
-use super::params::{wei_to_eth, Headroom, Params, Schedule};
+use super::params::{Headroom, Params, Schedule};
 use super::schedule::{
     blobs_needed, eip2028_data_gas, floor_data_gas, tx_gas, ByteCounts, CalldataFloor,
     EIP7623_FLOOR, TX_BASE_GAS,
 };
+use super::units::wei_to_eth;
 use serde::Serialize;
 
 /// What one path posts and pays per batch.
@@ -269,7 +270,8 @@ pub fn capacity(params: &Params, schedule: Schedule, bound: u64, block: bool) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::calldata::params::{Scenario, SignatureFormat, Statement, WEI_PER_GWEI};
+    use crate::calldata::params::{Scenario, SignatureFormat, Statement};
+    use crate::calldata::units::WEI_PER_GWEI;
 
     fn seed() -> Params {
         Scenario::Optimism2022.params()

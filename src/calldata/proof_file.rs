@@ -39,7 +39,7 @@
 //!
 //! The bench's committed output, `results/evm.json` (an array of rows with more fields, which
 //! are ignored), is also embedded in the binary and read the same way for the defaults
-//! ([`super::params::Measured`]).
+//! ([`super::measured::Measured`]).
 
 pub use super::rows::{BenchRow, PUBLIC_INPUT_WORD_BYTES};
 use super::statement::Statement;

@@ -5,10 +5,10 @@
 //!
 //! | row | written by | read by |
 //! | --- | --- | --- |
-//! | [`BenchRow`] | `cargo bench -p batch-ecdsa-evm --bench evm_gas` (`results/evm.json`) | [`super::params::Measured`], `calldata --proof` |
+//! | [`BenchRow`] | `cargo bench -p batch-ecdsa-evm --bench evm_gas` (`results/evm.json`) | [`super::measured::Measured`], `calldata --proof` |
 //! | [`EcrecoverBench`] | the same bench (`results/ecrecover.json`) | [`super::bridge`] |
 //! | [`WrapperGasRow`] | `evm-wrapper-gas` (`results/wrapper-gas.json`) | [`super::wrapper_gas`] |
-//! | [`AggregateRow`] (with [`OuterLayout`], [`OuterShape`]) | `evm-aggregate` (`results/aggregate-*.json`) | [`super::params::aggregated_digest_row`] |
+//! | [`AggregateRow`] (with [`OuterLayout`], [`OuterShape`]) | `evm-aggregate` (`results/aggregate-*.json`) | [`super::measured::aggregated_digest_row`] |
 
 use serde::{Deserialize, Serialize};
 
@@ -45,7 +45,7 @@ pub struct BenchRow {
     /// Whether the runtime code fits EIP-170's 24,576 bytes (informational).
     pub fits_eip170: Option<bool>,
     /// Where the row was measured when not by the EVM bench (e.g. the aggregated digest
-    /// verifier, [`super::params::AGGREGATED_DIGEST_PATH`]); absent for bench rows.
+    /// verifier, [`super::measured::AGGREGATED_DIGEST_PATH`]); absent for bench rows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
 }

@@ -1,29 +1,19 @@
 //! Plain-text rendering of a [`Report`]: inputs with their origin, the answer per segment, one
 //! table per schedule and one for the `ecrecover` segment, and the notes.
 
-use super::bridge::ECRECOVER_SIGNATURE_BYTES;
 use super::limits::{
-    MAX_BLOBS_PER_BLOCK, MAX_BLOBS_PER_TX, MAX_CODE_BYTES, POINT_EVALUATION_GAS, TX_GAS_LIMIT_CAP,
+    ECRECOVER_SIGNATURE_BYTES, MAX_BLOBS_PER_BLOCK, MAX_BLOBS_PER_TX, MAX_CODE_BYTES,
+    POINT_EVALUATION_GAS, TX_GAS_LIMIT_CAP,
 };
+use super::measured::Origin;
 use super::model::{BreakEven, Capacity, Comparison};
-use super::params::{wei_to_eth, BlobRounding, Headroom, Origin, Schedule, WEI_PER_GWEI};
+use super::params::{BlobRounding, Headroom, Schedule};
 use super::schedule::OP_STACK_BLOB_PAYLOAD_BYTES;
 use super::statement::Statement;
+use super::units::thousands;
+use super::units::{wei_to_eth, WEI_PER_GWEI};
 use super::{Report, ScheduleReport};
 use std::fmt::Write;
-
-/// `1234567` → `"1,234,567"`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    // Groups of three digits from the right; all ASCII, so byte chunks are whole characters.
-    let mut groups: Vec<&str> = digits
-        .as_bytes()
-        .rchunks(3)
-        .map(|g| std::str::from_utf8(g).unwrap_or(""))
-        .collect();
-    groups.reverse();
-    groups.join(",")
-}
 
 fn gwei(wei: u128) -> String {
     let g = wei as f64 / WEI_PER_GWEI as f64;

@@ -32,7 +32,7 @@
 //! The slope is the demo transactions' (122-byte signing payloads on average at B = 32):
 //! larger transactions cost the wrapper a little more per signature.
 
-use super::params::MAX_GAS_INPUT;
+use super::bounds::MAX_GAS_INPUT;
 use super::rows::WrapperGasRow;
 use super::statement::PAYLOAD_LENGTH_PREFIX_BYTES;
 use serde::Serialize;

@@ -21,7 +21,7 @@ pub struct Header {
 }
 
 /// `1234567` → `1,234,567` (the calldata table's formatter, shared).
-pub use crate::calldata::table::thousands;
+pub use crate::calldata::units::thousands;
 
 /// A time in seconds, `mean ± stddev` with decimals chosen by its size.
 pub fn seconds(s: &Summary) -> String {

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 
 use batch_ecdsa::cli::SetupArgs;
 use batch_ecdsa_circuits::ecdsa::Statement;
-use batch_ecdsa_evm::aggregate::{
+use batch_ecdsa_evm::aggregation_prover::{
     inner_k, inner_snark, load_setup, measure_aggregation, outer_verifier, outer_vk, peak_rss_mib,
     OuterShape,
 };

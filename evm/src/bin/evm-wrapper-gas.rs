@@ -22,7 +22,7 @@ use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use batch_ecdsa::calldata::table::thousands;
+use batch_ecdsa::calldata::units::thousands;
 use batch_ecdsa::native::hash::keccak256;
 use batch_ecdsa_evm::solc::Solc;
 use batch_ecdsa_evm::wrapper::{

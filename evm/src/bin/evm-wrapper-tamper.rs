@@ -18,7 +18,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use batch_ecdsa::calldata::table::thousands;
+use batch_ecdsa::calldata::units::thousands;
 use batch_ecdsa_evm::solc::Solc;
 use batch_ecdsa_evm::wrapper::{demo_file_pairs, measure_tampering, TamperReport, WrapperCode};
 use clap::Parser;

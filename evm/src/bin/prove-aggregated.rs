@@ -6,7 +6,7 @@
 //! for the EVM, generates and compiles the outer verifier, then checks the result as a chain
 //! would before writing anything: the verifier deployed in revm with EIP-170 enforced and
 //! called, and (digest) the wrapper in front of it called with the batch, returning D.
-//! Writes the aggregated proof folder (`batch_ecdsa_evm::aggregated`) at once.
+//! Writes the aggregated proof folder (`batch_ecdsa_evm::aggregated_folder`) at once.
 //!
 //! `--txs FILE --strip-out FILE` also writes the stripped transactions (what a rollup posts,
 //! and what `verify-aggregated --stripped` reads) after the folder.
@@ -31,12 +31,12 @@ use batch_ecdsa::prover::api::digest_pairs_of;
 use batch_ecdsa::prover::circuit::{witnesses_from_batch, WitnessBuildError};
 use batch_ecdsa::prover::transcript::scalar_word;
 use batch_ecdsa_circuits::ecdsa::Statement;
-use batch_ecdsa_evm::aggregate::{
-    aggregate, inner_k, inner_line, inner_snark_of, load_setup, OuterShape,
-};
-use batch_ecdsa_evm::aggregated::{
+use batch_ecdsa_evm::aggregated_folder::{
     check_folder_free, verify_on_chain, wrapper_calldata, write_folder, AggregatedProofFile,
     ACCUMULATOR_WORDS,
+};
+use batch_ecdsa_evm::aggregation_prover::{
+    aggregate, inner_k, inner_line, inner_snark_of, load_setup, OuterShape,
 };
 use batch_ecdsa_evm::solc::Solc;
 use clap::Parser;
@@ -200,7 +200,7 @@ fn run(args: &Args) -> Result<(), ExitCode> {
             "outer_proof_bytes": agg.proof.len(),
             "on_chain": on_chain,
             "setup": outer_srs.identity,
-            "peak_rss_mib": batch_ecdsa_evm::aggregate::peak_rss_mib(),
+            "peak_rss_mib": batch_ecdsa_evm::aggregation_prover::peak_rss_mib(),
         });
         println!("{row}");
     }

@@ -1,7 +1,7 @@
 //! `verify-aggregated --dir DIR (--verifier-code-hash HASH | --verifier FILE) [--params FILE |
 //! --insecure-dev-setup] [--batch FILE | --txs FILE [--chain-id N ...] | --stripped FILE]
 //! [--json]`: checks an aggregated proof folder (`prove-aggregated`,
-//! `batch_ecdsa_evm::aggregated`) against what **you** trust, then as Ethereum would.
+//! `batch_ecdsa_evm::aggregated_folder`) against what **you** trust, then as Ethereum would.
 //!
 //! What you trust, never the folder's word:
 //! - the verifier: `--verifier-code-hash HASH` (what `cast codehash ADDRESS` prints for the
@@ -34,7 +34,7 @@ use batch_ecdsa::prover::circuit::{witnesses_from_batch, WitnessBuildError};
 use batch_ecdsa::prover::proof::DigestPair;
 use batch_ecdsa::prover::srs::{tau_g2_of, SetupSource};
 use batch_ecdsa::txs::strip::StrippedFile;
-use batch_ecdsa_evm::aggregated::{
+use batch_ecdsa_evm::aggregated_folder::{
     check_folder_setup_kind, check_pairs, check_trusted, verify_on_chain, AggregatedError,
     AggregatedProofFile, Trusted, MAX_VERIFIER_SOURCE_BYTES, VERIFIER_FILE,
 };
