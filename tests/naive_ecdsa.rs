@@ -58,8 +58,14 @@ fn forged_witnesses_rejected() {
         with(0, &|w| w.q.1 = (&w.q.1 + 1u32) % &p),
     ));
     forged.push((
-        "key y + p (non-canonical)",
-        with(1, &|w| w.q.1 = &w.q.1 + &p),
+        "key y + p, or p where y + p needs 257 bits (non-canonical)",
+        with(1, &|w| {
+            w.q.1 = if (&w.q.1 + &p).bits() <= 256 {
+                &w.q.1 + &p
+            } else {
+                p.clone()
+            }
+        }),
     ));
     forged.push((
         "h ≥ n (h + n, or n where h + n needs 257 bits)",

@@ -14,6 +14,19 @@ pragma solidity 0.8.19;
 /// so a rollup never passes the public input itself: an accepted call means each sender a_i
 /// signed the posted h_i (or payload_i, h_i = keccak256(payload_i)).
 ///
+/// Any n ≤ B signatures on a key made for B (`batchSize`): the caller posts its n pairs and
+/// the wrapper appends B − n copies of the canonical filler pair (FILLER_HASH ‖ FILLER_SENDER,
+/// a fixed valid signature whose values are public constants, `batch_ecdsa::native::filler`)
+/// before hashing, as the prover padded the batch. Every slot is a signature the circuit
+/// checked, and D fixes each slot's pair, so the n posted pairs are exactly the first n slots
+/// and every later slot is the filler: a filler slot cannot hide an unsigned pair, and a posted
+/// pair cannot be dropped as filler (it would change D). The filler's key is public on purpose:
+/// it signs the filler hash, and anyone can sign with it, so a rollup must treat the filler's
+/// address as an account anyone controls. Posting the filler pair itself as entry n gives the
+/// same D as posting n − 1 entries: both calls are true statements (a_f did sign h_f), and the
+/// wrapper does not spend gas to refuse it; a rollup that needs one calldata per proof refuses
+/// the filler's address as a sender itself.
+///
 /// The prefix: a verifier whose public inputs begin with `prefixWords` words that are part of
 /// the proof rather than of the statement. The batch proof's own verifier has none
 /// (prefixWords = 0: the call is D_hi ‖ D_lo ‖ proof). The aggregated verifier (an outer
@@ -23,12 +36,12 @@ pragma solidity 0.8.19;
 /// outer verifier's pairing decides it together with the outer proof, so it travels with the
 /// proof: the caller passes `proof` = accumulator ‖ rest and the wrapper splits it around D.
 ///
-/// Encodings (B ≥ 1):
-/// - `senders`: a_0 ‖ … ‖ a_{B-1}, 20 bytes each; B = senders.length / 20.
+/// Encodings (1 ≤ n ≤ B):
+/// - `senders`: a_0 ‖ … ‖ a_{n-1}, 20 bytes each; n = senders.length / 20.
 /// - `payloads`: for each i in order, len_i as 3 bytes big-endian, then the len_i bytes of
 ///   payload_i (for an Ethereum transaction: its signing payload, the unsigned EIP-2718
-///   encoding it signs). Exactly B entries and nothing after them.
-/// - `hashes`: h_0 ‖ … ‖ h_{B-1}, 32 bytes each.
+///   encoding it signs). Exactly n entries and nothing after them.
+/// - `hashes`: h_0 ‖ … ‖ h_{n-1}, 32 bytes each.
 /// - `proof`: prefix (32·prefixWords bytes) ‖ rest (restBytes bytes, the verifier's proof);
 ///   the verifier gets prefix ‖ D_hi ‖ D_lo ‖ rest (with prefixWords = 0: D_hi ‖ D_lo ‖ proof).
 ///
@@ -81,12 +94,19 @@ contract BatchEcdsaWrapper {
     uint256 private constant TOP_LIMB_BOUND = 0x40000000000000000000;
     /// Words of the aggregated verifier's accumulator (the only prefix there is).
     uint256 private constant ACCUMULATOR_WORDS = 12;
+    /// The canonical filler's signing hash h_f = keccak256("batch-ecdsa filler slot")
+    /// (`batch_ecdsa::native::filler`; a test compares both).
+    bytes32 private constant FILLER_HASH = 0x7247276a89073d3a7d7de0deb8269ec9289d1c0a3b09d30450ef5e9d1dc9d063;
+    /// a_f left-aligned in a word, as a sender is loaded (FILLER_ADDRESS << 96).
+    uint256 private constant FILLER_SENDER = 0xbd0c6e9fd6084a8032b0f32b3a45925f563ff6ee000000000000000000000000;
     /// Gas kept beyond verifierGas + verifierGas/63 at the check: the call's own cost (a warm
     /// account, 100), the few instructions before it, and what the wrapper spends after it.
     uint256 private constant CALL_RESERVE = 5000;
 
     /// The batch proof's verifier (returns on success, reverts otherwise).
     address public immutable verifier;
+    /// B, the batch size the verifier's key was made for: a call posts 1 to B pairs.
+    uint256 public immutable batchSize;
     /// Words of the verifier's public inputs before D_hi, D_lo, taken from the front of
     /// `proof` (0: the batch proof's verifier; 12: the aggregated verifier's accumulator).
     uint256 public immutable prefixWords;
@@ -125,12 +145,16 @@ contract BatchEcdsaWrapper {
     error NonCanonicalEncoding(uint256 argument);
     /// `senders` is empty: there is no batch.
     error EmptyBatch();
+    /// The constructor's batchSize is 0 or over 2^32.
+    error BadBatchSize(uint256 batchSize);
+    /// `senders` holds more than batchSize addresses.
+    error BatchTooLarge(uint256 count, uint256 batchSize);
     /// `senders` is not a whole number of 20-byte addresses.
     error SendersLength(uint256 length);
     /// `hashes` is not 32 bytes per sender.
     error HashesLength(uint256 length, uint256 expected);
-    /// Payload `index`'s length prefix or body runs past the end of `payloads`; index B when
-    /// bytes remain after the B-th payload.
+    /// Payload `index`'s length prefix or body runs past the end of `payloads`; index n when
+    /// bytes remain after the n-th payload.
     error MalformedPayloads(uint256 index);
     /// `proof` is shorter than the prefix (prefixBytes = 32 · prefixWords) it must begin with.
     error ProofShorterThanPrefix(uint256 length, uint256 prefixBytes);
@@ -148,13 +172,15 @@ contract BatchEcdsaWrapper {
     /// The verifier rejected the proof for this batch (within its full verifierGas).
     error ProofRejected();
 
-    /// `verifier_`: the verifier's address (it must hold code). `prefixWords_`: 0 or 12, as for
+    /// `verifier_`: the verifier's address (it must hold code). `batchSize_`: B, the batch size
+    /// of the verifier's key (1 to 2^32). `prefixWords_`: 0 or 12, as for
     /// `prefixWords`. `restBytes_`, `scalarsOffset_`, `scalarsCount_`: the layout of the
     /// verifier's proof after the prefix (multiples of 32; for snark-verifier's SHPLONK proof:
     /// the commitments, 64 bytes each, then the scalars, then two points). `verifierGas_`: the
     /// gas to call it with, above its honest execution (which is the same for every proof).
     constructor(
         address verifier_,
+        uint256 batchSize_,
         uint256 prefixWords_,
         uint256 restBytes_,
         uint256 scalarsOffset_,
@@ -162,6 +188,7 @@ contract BatchEcdsaWrapper {
         uint256 verifierGas_
     ) {
         if (verifier_.code.length == 0) revert NoVerifierCode();
+        if (batchSize_ == 0 || batchSize_ > 1 << 32) revert BadBatchSize(batchSize_);
         if (prefixWords_ != 0 && prefixWords_ != ACCUMULATOR_WORDS) revert UnsupportedPrefix(prefixWords_);
         if (
             restBytes_ % 32 != 0 || scalarsOffset_ % 32 != 0 || restBytes_ > 1 << 32
@@ -169,6 +196,7 @@ contract BatchEcdsaWrapper {
         ) revert BadProofLayout(restBytes_, scalarsOffset_, scalarsCount_);
         if (verifierGas_ == 0 || verifierGas_ > type(uint64).max) revert BadVerifierGas(verifierGas_);
         verifier = verifier_;
+        batchSize = batchSize_;
         prefixWords = prefixWords_;
         restBytes = restBytes_;
         scalarsOffset = scalarsOffset_;
@@ -189,6 +217,10 @@ contract BatchEcdsaWrapper {
     {
         canonical(payloads, senders, proof);
         uint256 n = count(senders);
+        uint256 b = batchSize;
+        // Checked: count() refuses n > B, and a change that lost that check would panic here
+        // rather than hash only the first B posted pairs.
+        uint256 fill = b - n;
         // 1 + the index of the first malformed payload; 0 when all parse.
         uint256 bad;
         assembly {
@@ -196,7 +228,7 @@ contract BatchEcdsaWrapper {
             // Payload i is copied to its pair's place and hashed there; its hash then
             // overwrites the first 32 bytes and the sender the next 20 (the 32-byte load also
             // writes 12 bytes past the pair, which pair i + 1 overwrites, or which lie past the
-            // 52·B bytes hashed).
+            // 52·B bytes hashed). The B − n filler pairs follow the n posted ones.
             let buf := mload(0x40)
             let p := buf
             let pos := payloads.offset
@@ -223,7 +255,13 @@ contract BatchEcdsaWrapper {
             if iszero(bad) {
                 if iszero(eq(pos, end)) { bad := add(n, 1) }
             }
-            if iszero(bad) { d := keccak256(buf, mul(n, 52)) }
+            if iszero(bad) {
+                for { let end_ := add(p, mul(fill, 52)) } lt(p, end_) { p := add(p, 52) } {
+                    mstore(p, FILLER_HASH)
+                    mstore(add(p, 32), FILLER_SENDER)
+                }
+                d := keccak256(buf, mul(b, 52))
+            }
         }
         if (bad != 0) revert MalformedPayloads(bad - 1);
         check(d, proof);
@@ -237,10 +275,12 @@ contract BatchEcdsaWrapper {
     {
         canonical(hashes, senders, proof);
         uint256 n = count(senders);
+        uint256 b = batchSize;
+        uint256 fill = b - n; // checked, as in verifyTransactions
         if (hashes.length != n * 32) revert HashesLength(hashes.length, n * 32);
         assembly {
             // As above: pair i at buf + 52·i, the 12 extra bytes of each sender's load
-            // overwritten by the next pair or past the bytes hashed.
+            // overwritten by the next pair or past the bytes hashed; then the B − n fillers.
             let buf := mload(0x40)
             let p := buf
             let s := senders.offset
@@ -251,7 +291,11 @@ contract BatchEcdsaWrapper {
                 s := add(s, 20)
                 p := add(p, 52)
             }
-            d := keccak256(buf, mul(n, 52))
+            for { let end_ := add(p, mul(fill, 52)) } lt(p, end_) { p := add(p, 52) } {
+                mstore(p, FILLER_HASH)
+                mstore(add(p, 32), FILLER_SENDER)
+            }
+            d := keccak256(buf, mul(b, 52))
         }
         check(d, proof);
     }
@@ -297,11 +341,12 @@ contract BatchEcdsaWrapper {
         return 32 + ((len + 31) & ~uint256(31));
     }
 
-    /// B, from the senders (B ≥ 1).
-    function count(bytes calldata senders) private pure returns (uint256) {
+    /// n, from the senders (1 ≤ n ≤ batchSize).
+    function count(bytes calldata senders) private view returns (uint256 n) {
         if (senders.length == 0) revert EmptyBatch();
         if (senders.length % 20 != 0) revert SendersLength(senders.length);
-        return senders.length / 20;
+        n = senders.length / 20;
+        if (n > batchSize) revert BatchTooLarge(n, batchSize);
     }
 
     /// Checks 2 to 5, then staticcalls the verifier with prefix ‖ D_hi ‖ D_lo ‖ rest, where

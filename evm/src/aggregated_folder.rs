@@ -130,6 +130,8 @@ pub struct AggregatedProofFile {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decoded {
     pub statement: Statement,
+    /// B, the batch size the proof was made for.
+    pub batch_size: usize,
     /// Digest: the pairs, in order (empty under keys).
     pub pairs: Vec<DigestPair>,
     /// Digest: D.
@@ -340,6 +342,7 @@ impl AggregatedProofFile {
         };
         Ok(Decoded {
             statement,
+            batch_size: self.batch_size,
             pairs,
             digest,
             inner_public_inputs,
@@ -614,7 +617,7 @@ pub fn verify_compiled(
         wrapper,
         &verifier.creation,
         false,
-        &aggregated_wrapper_config(),
+        &aggregated_wrapper_config(decoded.batch_size),
     )
     .map_err(bad)?;
     let calldata = decoded.verifier_calldata();

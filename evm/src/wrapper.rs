@@ -18,13 +18,18 @@
 //! verifyTransactions(bytes payloads, bytes senders, bytes proof)
 //!     payloads = ‖ᵢ len(payloadᵢ) as 3 bytes big-endian ‖ payloadᵢ     (hᵢ = keccak256(payloadᵢ))
 //! verifyHashes(bytes hashes, bytes senders, bytes proof)
-//!     hashes   = h₀ ‖ … ‖ h_{B−1}                                        (32 bytes each)
-//! senders = a₀ ‖ … ‖ a_{B−1} (20 bytes each), B = |senders| / 20 ≥ 1
-//! constructor(address verifier, uint256 prefixWords, uint256 restBytes,
+//!     hashes   = h₀ ‖ … ‖ h_{n−1}                                        (32 bytes each)
+//! senders = a₀ ‖ … ‖ a_{n−1} (20 bytes each), n = |senders| / 20, 1 ≤ n ≤ B
+//! constructor(address verifier, uint256 batchSize, uint256 prefixWords, uint256 restBytes,
 //!             uint256 scalarsOffset, uint256 scalarsCount, uint256 verifierGas)
 //! ```
 //!
-//! The constructor's arguments after the verifier are a [`WrapperConfig`]: the prefix words (0
+//! **Any n ≤ B on a key made for B**: the wrapper appends B − n canonical filler pairs
+//! (`batch_ecdsa::native::filler`, [`padded_pairs`]) to the n posted pairs before hashing D,
+//! as the prover padded the batch; the contract's `FILLER_HASH` and `FILLER_SENDER` are
+//! compared with the native filler by a test.
+//!
+//! The constructor's arguments after the verifier are a [`WrapperConfig`]: B, the prefix words (0
 //! or 12), the [`ProofLayout`] of the verifier's proof after the prefix (its length, and where
 //! its scalars are: every other word is a G1 coordinate) and the gas the verifier is called
 //! with. [`aggregated_wrapper_config`] is the aggregated verifier's ([`AGGREGATED_PROOF_LAYOUT`],
@@ -34,9 +39,10 @@
 //! A payload is at most 2²⁴ − 1 bytes ([`MAX_PAYLOAD_BYTES`]; Ethereum's transactions are at
 //! most 128 KiB in the mempool). The contract reverts with a custom error ([`WrapperRevert`])
 //! when the calldata is not the canonical encoding of its three arguments (trailing bytes,
-//! other offsets, non-zero padding), when the senders are empty or not a multiple of 20
-//! bytes, when there are not 32 bytes of hash per sender, when a length prefix or payload runs
-//! past the end or bytes follow the B-th payload, when `proof` is not exactly prefix + rest
+//! other offsets, non-zero padding), when the senders are empty, not a multiple of 20 bytes
+//! or more than B (`BatchTooLarge`), when
+//! there are not 32 bytes of hash per sender, when a length prefix or payload runs past the end
+//! or bytes follow the n-th payload, when `proof` is not exactly prefix + rest
 //! bytes, when an accumulator limb or coordinate is out of range (limb ≥ 2⁸⁸, top limb ≥ 2⁷⁸,
 //! coordinate ≥ q), when a scalar word of the proof is ≥ r or a coordinate word ≥ q, when the
 //! gas left cannot forward the verifier its whole `verifierGas` (`InsufficientGas`), and when
@@ -52,6 +58,7 @@
 use batch_ecdsa::batch_file::Policy;
 pub use batch_ecdsa::calldata::rows::WrapperGasRow;
 use batch_ecdsa::native::digest::{batch_digest, digest_words};
+pub use batch_ecdsa::native::filler::padded_pairs;
 use batch_ecdsa::native::hash::keccak256;
 use batch_ecdsa::prover::api::digest_pairs_of;
 use batch_ecdsa::prover::circuit::witnesses_from_batch;
@@ -298,6 +305,9 @@ pub fn accumulator_coordinate(limbs: &[[u8; 32]]) -> Option<Fq> {
 /// The wrapper's constructor arguments after the verifier's address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WrapperConfig {
+    /// B, the batch size of the verifier's key: a call posts 1 to B pairs, and the wrapper
+    /// appends B − n filler pairs before hashing D.
+    pub batch_size: usize,
     /// Words of the verifier's public inputs before D_hi, D_lo that the caller passes at the
     /// front of `proof`: 0 (the batch proof's own verifier) or [`AGGREGATED_PREFIX_WORDS`].
     pub prefix_words: usize,
@@ -345,13 +355,15 @@ pub const fn verifier_gas_for(honest_execution_gas: u64) -> u64 {
     (honest_execution_gas * 3 / 2).div_ceil(1000) * 1000
 }
 
-/// The wrapper's configuration for the aggregated verifier: [`AGGREGATED_PREFIX_WORDS`]
-/// (the accumulator), [`AGGREGATED_PROOF_LAYOUT`] and [`AGGREGATED_VERIFIER_GAS`]. The layout
+/// The wrapper's configuration for the aggregated verifier of a key for `batch_size`
+/// signatures: [`AGGREGATED_PREFIX_WORDS`] (the accumulator), [`AGGREGATED_PROOF_LAYOUT`] and
+/// [`AGGREGATED_VERIFIER_GAS`]. The layout
 /// is the verifier's, fixed by the outer circuit, and not read from the proof at hand (a
 /// tampered proof must not choose how it is checked); [`ProofLayout::find`] confirms it on an
 /// honest proof.
-pub fn aggregated_wrapper_config() -> WrapperConfig {
+pub fn aggregated_wrapper_config(batch_size: usize) -> WrapperConfig {
     WrapperConfig {
+        batch_size,
         prefix_words: AGGREGATED_PREFIX_WORDS,
         proof_layout: AGGREGATED_PROOF_LAYOUT,
         verifier_gas: AGGREGATED_VERIFIER_GAS,
@@ -361,7 +373,7 @@ pub fn aggregated_wrapper_config() -> WrapperConfig {
 /// Why a batch cannot be encoded for the wrapper (the same conditions the contract rejects).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum WrapperInputError {
-    #[error("an empty batch: the wrapper takes B ≥ 1")]
+    #[error("an empty batch: the wrapper takes n ≥ 1")]
     Empty,
     #[error("{items} payloads or hashes but {senders} senders")]
     CountMismatch { items: usize, senders: usize },
@@ -374,6 +386,13 @@ pub enum WrapperInputError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WrapperRevert {
     NoVerifierCode,
+    /// Constructor: batchSize is 0 or over 2³².
+    BadBatchSize(u64),
+    /// More senders (`count`) than the key's B (`batch_size`).
+    BatchTooLarge {
+        count: u64,
+        batch_size: u64,
+    },
     /// Constructor: prefixWords is neither 0 nor 12.
     UnsupportedPrefix(u64),
     /// Constructor: the proof layout does not fit.
@@ -431,6 +450,8 @@ impl WrapperRevert {
     pub fn name(&self) -> &'static str {
         match self {
             WrapperRevert::NoVerifierCode => "NoVerifierCode",
+            WrapperRevert::BadBatchSize(_) => "BadBatchSize",
+            WrapperRevert::BatchTooLarge { .. } => "BatchTooLarge",
             WrapperRevert::UnsupportedPrefix(_) => "UnsupportedPrefix",
             WrapperRevert::BadProofLayout { .. } => "BadProofLayout",
             WrapperRevert::BadVerifierGas(_) => "BadVerifierGas",
@@ -483,6 +504,10 @@ pub fn decode_revert(data: &[u8]) -> WrapperRevert {
         Some(WrapperRevert::EmptyBatch)
     } else if is("ProofRejected()") && args.is_empty() {
         Some(WrapperRevert::ProofRejected)
+    } else if one("BadBatchSize(uint256)") {
+        w(0).map(WrapperRevert::BadBatchSize)
+    } else if two("BatchTooLarge(uint256,uint256)") {
+        pair().map(|(count, batch_size)| WrapperRevert::BatchTooLarge { count, batch_size })
     } else if one("SendersLength(uint256)") {
         w(0).map(WrapperRevert::SendersLength)
     } else if one("MalformedPayloads(uint256)") {
@@ -713,12 +738,13 @@ fn u64_word(v: u64) -> [u8; 32] {
 }
 
 /// The wrapper's creation code with its constructor arguments: the verifier's address, then
-/// `config` (prefix words, rest bytes, scalars offset, scalars count, verifier gas).
+/// `config` (B, prefix words, rest bytes, scalars offset, scalars count, verifier gas).
 pub fn wrapper_creation(wrapper: &Compiled, verifier: Address, config: &WrapperConfig) -> Vec<u8> {
     let mut out = wrapper.creation.clone();
     out.extend_from_slice(&address_word(verifier));
     let layout = &config.proof_layout;
     for v in [
+        config.batch_size as u64,
         config.prefix_words as u64,
         layout.rest_bytes as u64,
         layout.scalars_offset as u64,
@@ -915,6 +941,7 @@ pub fn measure<P: AsRef<[u8]>>(
     let d = payloads_digest(payloads, senders);
     let mock = mock_verifier_creation(&code.mock, &[], &d, proof, MEASURE_BURN, false);
     let config = WrapperConfig {
+        batch_size: b,
         prefix_words: 0,
         proof_layout: ProofLayout::coordinates_only(proof.len()),
         verifier_gas: MEASURE_VERIFIER_GAS,
@@ -1067,7 +1094,7 @@ pub fn measure_aggregated(
             hex::encode(d)
         ));
     }
-    let config = aggregated_wrapper_config();
+    let config = aggregated_wrapper_config(pairs.len());
     let mut chain = WrapperChain::deploy(wrapper, &verifier.creation, false, &config)?;
     let direct = accepted_gas(
         &chain.call_verifier(calldata)?,
@@ -1251,7 +1278,7 @@ pub fn measure_tampering(
     pairs: &[DigestPair],
 ) -> Result<TamperReport, String> {
     use crate::chain::CALL_GAS_LIMIT;
-    let config = aggregated_wrapper_config();
+    let config = aggregated_wrapper_config(pairs.len());
     let layout = config.proof_layout;
     let split = split_verifier_calldata(calldata, config.prefix_words)
         .ok_or_else(|| format!("the calldata is {} bytes: too short", calldata.len()))?;

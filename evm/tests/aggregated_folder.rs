@@ -308,7 +308,7 @@ fn committed_transactions_proof_verifies_with_what_a_rollup_posts() {
         &code.wrapper,
         &verifier.creation,
         false,
-        &batch_ecdsa_evm::wrapper::aggregated_wrapper_config(),
+        &batch_ecdsa_evm::wrapper::aggregated_wrapper_config(decoded.batch_size),
     )
     .unwrap();
     let read_hex = |f: &str| hex::decode(std::fs::read_to_string(dir.join(f)).unwrap().trim());

@@ -21,7 +21,7 @@ use batch_ecdsa_evm::solc::Compiled;
 use batch_ecdsa_evm::solc::Solc;
 use batch_ecdsa_evm::wrapper::{
     abi_bytes_call, add_words, demo_file_pairs, encode_payloads, in_range_stand_in,
-    measure_aggregated, mock_verifier_creation, pow2_word, split_verifier_calldata,
+    measure_aggregated, mock_verifier_creation, padded_pairs, pow2_word, split_verifier_calldata,
     verifier_calldata, verify_hashes_calldata, verify_transactions_calldata, wrapper_creation,
     wrapper_proof, PayloadBatch as Batch, ProofLayout, WrapperChain, WrapperCode, WrapperConfig,
     WrapperRevert, AGGREGATED_PREFIX_WORDS, BN254_Q, BN254_R, MEASURE_BURN, VERIFY_HASHES,
@@ -62,9 +62,11 @@ fn layout(len: usize) -> ProofLayout {
     }
 }
 
-/// The wrapper's configuration for `prefix_words` and a stand-in proof of `len` bytes.
-fn config(prefix_words: usize, len: usize) -> WrapperConfig {
+/// The wrapper's configuration for a key of `batch_size` signatures, `prefix_words` and a
+/// stand-in proof of `len` bytes.
+fn config(batch_size: usize, prefix_words: usize, len: usize) -> WrapperConfig {
     WrapperConfig {
+        batch_size,
         prefix_words,
         proof_layout: layout(len),
         verifier_gas: MOCK_GAS,
@@ -85,13 +87,51 @@ fn prefixed_chain_for(prefix: &[[u8; 32]], batch: &Batch, proof: &[u8]) -> Wrapp
         &code().wrapper,
         &mock,
         false,
-        &config(prefix.len(), proof.len()),
+        &config(batch.senders.len(), prefix.len(), proof.len()),
     )
     .expect("deploys")
 }
 
 fn hashes(batch: &Batch) -> Vec<[u8; 32]> {
     batch.payloads.iter().map(|p| keccak256(p)).collect()
+}
+
+/// The batch's (signing hash, sender) pairs.
+fn pairs_of(batch: &Batch) -> Vec<([u8; 32], [u8; 20])> {
+    hashes(batch)
+        .into_iter()
+        .zip(batch.senders.clone())
+        .collect()
+}
+
+/// The first `n` transactions of `batch`.
+fn first(batch: &Batch, n: usize) -> Batch {
+    Batch {
+        payloads: batch.payloads[..n].to_vec(),
+        senders: batch.senders[..n].to_vec(),
+    }
+}
+
+/// The wrapper for a key of `b` signatures beside a stand-in verifier that accepts only the
+/// D of `pairs` (B of them) and `proof`.
+fn chain_for_key(b: usize, pairs: &[([u8; 32], [u8; 20])], proof: &[u8]) -> WrapperChain {
+    let mock = mock_verifier_creation(&code().mock, &[], &batch_digest(pairs), proof, 0, false);
+    WrapperChain::deploy(&code().wrapper, &mock, false, &config(b, 0, proof.len()))
+        .expect("deploys")
+}
+
+/// Both functions on `batch`: the wrapper's D, or its revert, each function giving the same.
+fn outcome(
+    chain: &mut WrapperChain,
+    batch: &Batch,
+    proof: &[u8],
+) -> Result<[u8; 32], WrapperRevert> {
+    let tx = verify_transactions_calldata(&batch.payloads, &batch.senders, proof).unwrap();
+    let h = verify_hashes_calldata(&hashes(batch), &batch.senders, proof).unwrap();
+    let a = chain.verify(&tx).map(|(d, _)| d);
+    let b = chain.verify(&h).map(|(d, _)| d);
+    assert_eq!(a, b, "verifyTransactions and verifyHashes differ");
+    a
 }
 
 /// Both functions accept `batch` and return the Rust D.
@@ -229,11 +269,24 @@ fn malformed_inputs_are_named() {
         chain.verify(&raw_tx_call(&enc, &over, &proof)),
         Err(WrapperRevert::SendersLength(61))
     );
-    // One sender more than payloads: the fourth payload's prefix is missing.
+    // One sender more than payloads: more than the key's B = 3 ...
     let mut four = senders.clone();
     four.extend_from_slice(&[9u8; 20]);
     assert_eq!(
         chain.verify(&raw_tx_call(&enc, &four, &proof)),
+        Err(WrapperRevert::BatchTooLarge {
+            count: 4,
+            batch_size: 3
+        })
+    );
+    // ... and on a key for B = 4, the fourth payload's prefix is missing.
+    let padded = batch_digest(&padded_pairs(&pairs_of(&batch), 4).unwrap());
+    let mock = mock_verifier_creation(&code().mock, &[], &padded, &proof, 0, false);
+    let mut b4 =
+        WrapperChain::deploy(&code().wrapper, &mock, false, &config(4, 0, proof.len())).unwrap();
+    assert!(b4.verify(&raw_tx_call(&enc, &senders, &proof)).is_ok());
+    assert_eq!(
+        b4.verify(&raw_tx_call(&enc, &four, &proof)),
         Err(WrapperRevert::MalformedPayloads(3))
     );
     // One sender fewer: bytes remain after the second payload.
@@ -332,13 +385,80 @@ fn wrapper_digest_matches_native() {
     }
 }
 
+/// Any n ≤ B on a key for B: the wrapper appends B − n canonical filler pairs
+/// (`batch_ecdsa::native::filler`) and the verifier gets D of the padded batch, for n = 1,
+/// B − 1 and B; n = B + 1 is BatchTooLarge. A posted pair cannot be dropped as filler: a proof
+/// whose slot n holds a real pair rejects the first n pairs alone; and the unpadded D of n
+/// pairs (what a wrapper without padding would send) is not the padded one. The filler pair
+/// posted explicitly gives the same D as one entry fewer (documented, accepted).
+#[test]
+fn fewer_than_b_pairs_are_padded_with_the_filler() {
+    const B: usize = 5;
+    let proof = proof();
+    let all = demo(B + 1);
+    for n in [1, B - 1, B] {
+        let batch = first(&all, n);
+        let padded = padded_pairs(&pairs_of(&batch), B).unwrap();
+        let mut chain = chain_for_key(B, &padded, &proof);
+        assert_eq!(
+            outcome(&mut chain, &batch, &proof),
+            Ok(batch_digest(&padded)),
+            "n = {n}"
+        );
+        if n < B {
+            // The proof of n + 1 real pairs (slot n real): the first n alone are rejected.
+            let real = padded_pairs(&pairs_of(&first(&all, n + 1)), B).unwrap();
+            let mut chain = chain_for_key(B, &real, &proof);
+            assert_eq!(
+                outcome(&mut chain, &batch, &proof),
+                Err(WrapperRevert::ProofRejected),
+                "n = {n}: slot {n}'s real pair dropped as filler"
+            );
+            // A verifier expecting D of the n pairs unpadded rejects the padded call.
+            let mut chain = chain_for_key(B, &pairs_of(&batch), &proof);
+            assert_eq!(
+                outcome(&mut chain, &batch, &proof),
+                Err(WrapperRevert::ProofRejected),
+                "n = {n}: unpadded D"
+            );
+        }
+    }
+    let mut chain = chain_for_key(B, &pairs_of(&first(&all, B)), &proof);
+    assert_eq!(
+        outcome(&mut chain, &all, &proof),
+        Err(WrapperRevert::BatchTooLarge {
+            count: B as u64 + 1,
+            batch_size: B as u64
+        })
+    );
+    // The filler pair posted as entry 2 (its payload, whose hash is h_f, and its address)
+    // gives the same D as the two entries before it: both are true statements (documented in
+    // the contract; a rollup that needs one calldata per proof refuses the filler's address).
+    let f = batch_ecdsa::native::filler::filler();
+    let two = first(&all, 2);
+    let padded = padded_pairs(&pairs_of(&two), B).unwrap();
+    let mut posted = two.clone();
+    posted.payloads.push(b"batch-ecdsa filler slot".to_vec());
+    posted.senders.push(f.address);
+    assert_eq!(keccak256(&posted.payloads[2]), f.hash);
+    let mut chain = chain_for_key(B, &padded, &proof);
+    assert_eq!(
+        outcome(&mut chain, &posted, &proof),
+        Ok(batch_digest(&padded))
+    );
+}
+
 /// A verifier address without code is refused at deployment (a call to it would succeed).
 #[test]
 fn verifier_without_code_is_refused() {
     let mut chain = Chain::new(false);
     let no_code = revm::primitives::Address::repeat_byte(0x42);
     let err = chain
-        .deploy(&wrapper_creation(&code().wrapper, no_code, &config(0, 0)))
+        .deploy(&wrapper_creation(
+            &code().wrapper,
+            no_code,
+            &config(1, 0, 0),
+        ))
         .expect_err("deploys against an address without code");
     let selector = hex::encode(&keccak256(b"NoVerifierCode()")[..4]);
     assert!(err.contains(&selector), "{err}");
@@ -410,7 +530,7 @@ fn prefixed_verifier_gets_prefix_then_digest() {
     // A wrapper without a prefix in front of this verifier (taking acc ‖ proof as its proof)
     // sends D first: rejected.
     let mock = mock_verifier_creation(&code().mock, &acc, &batch.digest(), &proof, 0, false);
-    let unprefixed_config = config(0, with_acc.len());
+    let unprefixed_config = config(batch.senders.len(), 0, with_acc.len());
     let mut unprefixed =
         WrapperChain::deploy(&code().wrapper, &mock, false, &unprefixed_config).unwrap();
     assert_rejected(&mut unprefixed, &batch, &with_acc);
@@ -787,7 +907,7 @@ fn verifier_gas_is_capped() {
     let d = batch.digest();
     let mock = mock_verifier_creation(&code().mock, &[], &d, &proof, 0, true);
     let mut chain =
-        WrapperChain::deploy(&code().wrapper, &mock, false, &config(0, proof.len())).unwrap();
+        WrapperChain::deploy(&code().wrapper, &mock, false, &config(2, 0, proof.len())).unwrap();
     let data = verify_hashes_calldata(&hashes(&batch), &batch.senders, &proof).unwrap();
     let (_, honest) = chain.verify(&data).expect("accepted");
     let mut bad = proof.clone();
@@ -829,7 +949,7 @@ fn too_little_gas_is_insufficient_not_rejected() {
     let mock = mock_verifier_creation(&code().mock, &[], &d, &proof, 10_000, false);
     let cfg = WrapperConfig {
         verifier_gas,
-        ..config(0, proof.len())
+        ..config(batch.senders.len(), 0, proof.len())
     };
     let mut chain = WrapperChain::deploy(&code().wrapper, &mock, false, &cfg).unwrap();
     let data = verify_hashes_calldata(&hashes(&batch), &batch.senders, &proof).unwrap();
@@ -891,8 +1011,9 @@ fn w(v: u64) -> [u8; 32] {
     out
 }
 
-/// The constructor refuses a prefix other than 0 or 12, a layout that does not fit, and a
-/// verifierGas of 0 or over 2^64 − 1, each with its named error.
+/// The constructor refuses a batchSize of 0 or over 2^32, a prefix other than 0 or 12, a
+/// layout that does not fit, and a verifierGas of 0 or over 2^64 − 1, each with its named
+/// error.
 #[test]
 fn constructor_arguments_are_checked() {
     let mut chain = Chain::new(false);
@@ -922,34 +1043,56 @@ fn constructor_arguments_are_checked() {
             &[w(r), w(o), w(c)],
         )
     };
-    let cases: Vec<([[u8; 32]; 5], Option<String>)> = vec![
-        ([w(0), w(64), w(0), w(2), gas], None),
-        ([w(12), w(0), w(0), w(0), gas], None),
-        ([w(0), w(64), w(64), w(0), gas], None),
-        ([w(0), w(0), w(0), w(0), w(u64::MAX)], None),
+    let cases: Vec<([[u8; 32]; 6], Option<String>)> = vec![
+        ([w(3), w(0), w(64), w(0), w(2), gas], None),
+        ([w(3), w(12), w(0), w(0), w(0), gas], None),
+        ([w(3), w(0), w(64), w(64), w(0), gas], None),
+        ([w(3), w(0), w(0), w(0), w(0), w(u64::MAX)], None),
         (
-            [w(1), w(64), w(0), w(2), gas],
+            [w(3), w(1), w(64), w(0), w(2), gas],
             Some(revert("UnsupportedPrefix(uint256)", &[w(1)])),
         ),
         (
-            [w(13), w(64), w(0), w(2), gas],
+            [w(3), w(13), w(64), w(0), w(2), gas],
             Some(revert("UnsupportedPrefix(uint256)", &[w(13)])),
         ),
-        ([w(0), w(33), w(0), w(1), gas], Some(layout_err(33, 0, 1))),
-        ([w(0), w(64), w(16), w(1), gas], Some(layout_err(64, 16, 1))),
-        ([w(0), w(64), w(32), w(2), gas], Some(layout_err(64, 32, 2))),
-        ([w(0), w(64), w(96), w(0), gas], Some(layout_err(64, 96, 0))),
         (
-            [w(0), w((1 << 32) + 32), w(0), w(0), gas],
+            [w(3), w(0), w(33), w(0), w(1), gas],
+            Some(layout_err(33, 0, 1)),
+        ),
+        (
+            [w(3), w(0), w(64), w(16), w(1), gas],
+            Some(layout_err(64, 16, 1)),
+        ),
+        (
+            [w(3), w(0), w(64), w(32), w(2), gas],
+            Some(layout_err(64, 32, 2)),
+        ),
+        (
+            [w(3), w(0), w(64), w(96), w(0), gas],
+            Some(layout_err(64, 96, 0)),
+        ),
+        (
+            [w(3), w(0), w((1 << 32) + 32), w(0), w(0), gas],
             Some(layout_err((1 << 32) + 32, 0, 0)),
         ),
         (
-            [w(0), w(64), w(0), w(2), w(0)],
+            [w(3), w(0), w(64), w(0), w(2), w(0)],
             Some(revert("BadVerifierGas(uint256)", &[w(0)])),
         ),
         (
-            [w(0), w(64), w(0), w(2), two_64],
+            [w(3), w(0), w(64), w(0), w(2), two_64],
             Some(revert("BadVerifierGas(uint256)", &[two_64])),
+        ),
+        ([w(1), w(0), w(64), w(0), w(2), gas], None),
+        ([w(1 << 32), w(0), w(64), w(0), w(2), gas], None),
+        (
+            [w(0), w(0), w(64), w(0), w(2), gas],
+            Some(revert("BadBatchSize(uint256)", &[w(0)])),
+        ),
+        (
+            [w((1 << 32) + 1), w(0), w(64), w(0), w(2), gas],
+            Some(revert("BadBatchSize(uint256)", &[w((1 << 32) + 1)])),
         ),
     ];
     for (args, expected) in cases {

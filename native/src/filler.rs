@@ -75,6 +75,21 @@ pub fn filler_scalar() -> Fq {
     fq_from_be_bytes_reduced(&filler().hash)
 }
 
+/// The digest statement's (signing hash, address) pairs of a batch of `items.len() = n`
+/// signatures padded to `b` slots: the n pairs, then `b − n` filler pairs `(h_f, a_f)`, as the
+/// prover pads the batch and the digest wrapper pads what a caller posts (D is `batch_digest`
+/// of these). `None` when `n > b`.
+pub fn padded_pairs(
+    items: &[([u8; 32], [u8; ADDRESS_BYTES])],
+    b: usize,
+) -> Option<Vec<([u8; 32], [u8; ADDRESS_BYTES])>> {
+    let missing = b.checked_sub(items.len())?;
+    let f = filler();
+    let mut out = items.to_vec();
+    out.extend(std::iter::repeat_n((f.hash, f.address), missing));
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,5 +109,17 @@ mod tests {
         assert_eq!(f.address, f.public_key.address());
         // Deterministic: the same on every call.
         assert_eq!(filler(), filler());
+    }
+
+    #[test]
+    fn padded_pairs_append_the_filler_and_refuse_more_than_b() {
+        let f = filler();
+        let a = ([1u8; 32], [2u8; ADDRESS_BYTES]);
+        assert_eq!(
+            padded_pairs(&[a], 3).unwrap(),
+            vec![a, (f.hash, f.address), (f.hash, f.address)]
+        );
+        assert_eq!(padded_pairs(&[a, a], 2).unwrap(), vec![a, a]);
+        assert_eq!(padded_pairs(&[a, a], 1), None);
     }
 }
