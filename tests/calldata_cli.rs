@@ -859,3 +859,30 @@ fn seed_example_text_output_is_pinned() {
         "{text}"
     );
 }
+
+/// `--key-size K`: a batch of B < K pays K − B filler slots in the wrapper (the measured slot
+/// gas, printed with its origin); a batch of B = K pays none; K = 0 is refused.
+#[test]
+fn key_size_adds_the_filler_slots_of_a_partly_filled_batch() {
+    let gas_at = |args: &[&str], b: u64| {
+        let v = json(args);
+        u(&row(schedule(&v, "calldata"), b)["with_proof"]["gas"])
+    };
+    let base = gas_at(&["--sizes", "200,256"], 200);
+    let keyed = gas_at(&["--sizes", "200,256", "--key-size", "256"], 200);
+    let v = json(&["--key-size", "256"]);
+    let slot = u(&v["params"]["wrapper"]["filler_slot_gas"]);
+    assert!(slot > 0, "a measured slot gas");
+    assert_eq!(keyed, base + 56 * slot);
+    assert_eq!(
+        gas_at(&["--sizes", "256", "--key-size", "256"], 256),
+        gas_at(&["--sizes", "256"], 256)
+    );
+    let out = text(&["--key-size", "256", "--batch-size", "200"]);
+    assert!(
+        out.contains("filler slots: proofs on a key for K = 256; a batch of B < K pays K − B"),
+        "{out}"
+    );
+    let refused = calldata(&["--key-size", "0"]);
+    assert_exit(&refused, 2, "--key-size 0");
+}

@@ -20,6 +20,13 @@
 //!   (`verifyTransactions` with the signing payloads when the batch was transactions,
 //!   `verifyHashes` otherwise) and `accumulator ‖ outer proof` as its `proof`.
 //!
+//! ## Any n ≤ B (digest)
+//! A folder may prove n ≤ B signatures on a key made for B (`prove-aggregated --pad-to B`):
+//! its `records` are the n real (signing hash, address) pairs, `batch_size` is B, and D is the
+//! digest of the records followed by B − n canonical filler pairs (`batch_ecdsa::native::filler`,
+//! [`padded_pairs`]), as the prover padded the batch and as the wrapper pads what a rollup posts.
+//! A folder of B records is the case n = B.
+//!
 //! ## What [`verify_on_chain`] checks
 //! The file's own consistency (D is the pairs' digest, the inner public inputs are D's
 //! words), then in revm with EIP-170 enforced: the verifier deploys, accepts the calldata
@@ -39,6 +46,7 @@ use std::path::Path;
 
 use batch_ecdsa::hexfmt::{decode_hex, decode_hex_fixed, encode_hex};
 use batch_ecdsa::native::digest::{batch_digest, digest_words};
+use batch_ecdsa::native::filler::padded_pairs;
 use batch_ecdsa::native::hash::keccak256;
 use batch_ecdsa::prover::proof::DigestPair;
 use batch_ecdsa::prover::srs::{SetupIdentity, SetupKind};
@@ -112,10 +120,11 @@ pub struct AggregatedProofFile {
     /// The setup both circuits were proven under (one τ), identified at the outer k: a claim,
     /// checked against the setup the user trusts (`verify-aggregated`).
     pub setup: SetupIdentity,
-    /// Digest: per signature (raw signing hash, address), in order.
+    /// Digest: per real signature (raw signing hash, address), in order: n of them,
+    /// 1 ≤ n ≤ B; the B − n slots after them are the canonical filler.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub records: Vec<PairRecord>,
-    /// Digest: D = keccak256(h₀ ‖ a₀ ‖ …), hex.
+    /// Digest: D = keccak256(h₀ ‖ a₀ ‖ …) over the records and the filler slots, hex.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digest: Option<String>,
     /// The inner proof's public inputs, 32-byte words hex.
@@ -132,7 +141,8 @@ pub struct Decoded {
     pub statement: Statement,
     /// B, the batch size the proof was made for.
     pub batch_size: usize,
-    /// Digest: the pairs, in order (empty under keys).
+    /// Digest: the n real pairs, in order (empty under keys); the B − n slots after them are
+    /// the filler, which the wrapper appends itself.
     pub pairs: Vec<DigestPair>,
     /// Digest: D.
     pub digest: Option<[u8; 32]>,
@@ -185,8 +195,8 @@ fn word(text: &str, what: &str) -> Result<[u8; 32], AggregatedError> {
 }
 
 impl AggregatedProofFile {
-    /// The file for `statement`, its pairs (digest), inner public inputs, accumulator and
-    /// outer proof.
+    /// The file for `statement`, its n ≤ B real pairs (digest; D is theirs padded to B with
+    /// the filler), inner public inputs, accumulator and outer proof.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         statement: Statement,
@@ -199,7 +209,11 @@ impl AggregatedProofFile {
         accumulator: &[[u8; 32]],
         proof: &[u8],
     ) -> Self {
-        let digest = (statement == Statement::Digest).then(|| encode_hex(&batch_digest(pairs)));
+        let digest = (statement == Statement::Digest).then(|| {
+            // More pairs than B is refused by `decode`; D is then over the pairs as given.
+            let padded = padded_pairs(pairs, batch_size).unwrap_or_else(|| pairs.to_vec());
+            encode_hex(&batch_digest(&padded))
+        });
         AggregatedProofFile {
             format: FORMAT.into(),
             statement: statement.to_string(),
@@ -259,6 +273,19 @@ impl AggregatedProofFile {
         if self.batch_size == 0 {
             return Err(bad("batch_size is 0: an empty batch proves nothing"));
         }
+        // Before anything is sized by B (the filler slots of D): the largest batch the batch
+        // circuit proves under this statement.
+        let max = batch_ecdsa_circuits::limits::max_batch(
+            batch_ecdsa_circuits::plan::CircuitKind::Batch,
+            statement,
+        );
+        if self.batch_size > max {
+            return Err(bad(format!(
+                "batch_size {} is above {max}, the largest batch the batch circuit proves \
+                 ({statement} statement)",
+                self.batch_size
+            )));
+        }
         let words = |v: &[String], what: &str| -> Result<Vec<[u8; 32]>, AggregatedError> {
             v.iter()
                 .enumerate()
@@ -299,9 +326,10 @@ impl AggregatedProofFile {
                 (Vec::new(), None)
             }
             Statement::Digest => {
-                if self.records.len() != self.batch_size {
+                if self.records.is_empty() || self.records.len() > self.batch_size {
                     return Err(bad(format!(
-                        "{} records for batch_size {}",
+                        "{} records for batch_size {}: 1 to B real pairs (the slots after \
+                         them are the canonical filler)",
                         self.records.len(),
                         self.batch_size
                     )));
@@ -324,10 +352,12 @@ impl AggregatedProofFile {
                         .ok_or_else(|| bad("a digest file needs its digest"))?,
                     "digest",
                 )?;
-                let d = batch_digest(&pairs);
+                let padded = padded_pairs(&pairs, self.batch_size).expect("n ≤ B, checked above");
+                let d = batch_digest(&padded);
                 if stated != d {
                     return Err(AggregatedError::Invalid(format!(
-                        "the file's digest {} is not its pairs' D = {}",
+                        "the file's digest {} is not its pairs' D = {} (padded to B with the \
+                         filler)",
                         encode_hex(&stated),
                         encode_hex(&d)
                     )));
@@ -798,9 +828,64 @@ mod tests {
         let mut f = file(2);
         f.accumulator.pop();
         assert!(matches!(f.decode(), Err(AggregatedError::BadInput(_))));
+        // Another B: D over two pairs and a filler slot is not the stated one.
         let mut f = file(2);
         f.batch_size = 3;
+        assert!(matches!(f.decode(), Err(AggregatedError::Invalid(_))));
+        // More records than B, and none.
+        let mut f = file(2);
+        f.batch_size = 1;
         assert!(matches!(f.decode(), Err(AggregatedError::BadInput(_))));
+        let mut f = file(2);
+        f.records.clear();
+        assert!(matches!(f.decode(), Err(AggregatedError::BadInput(_))));
+    }
+
+    /// n < B: the records are the n real pairs and D is theirs padded with the filler; a file
+    /// stating D of the records alone (unpadded) is invalid, and so is one whose filler slot
+    /// is dropped from the records of a proof of n + 1 real pairs.
+    #[test]
+    fn fewer_records_than_b_are_padded_with_the_filler() {
+        let real = pairs(2);
+        let padded = padded_pairs(&real, 4).unwrap();
+        let words = digest_words(&batch_digest(&padded));
+        let mut f = file(2);
+        f.batch_size = 4;
+        f.digest = Some(encode_hex(&batch_digest(&padded)));
+        f.inner_public_inputs = words.iter().map(|w| encode_hex(w)).collect();
+        let d = f.decode().expect("n = 2 of B = 4");
+        assert_eq!(d.pairs, real);
+        assert_eq!(d.batch_size, 4);
+        assert_eq!(d.digest, Some(batch_digest(&padded)));
+        // `new` with the real pairs and B makes the same file.
+        let built = AggregatedProofFile::new(
+            Statement::Digest,
+            4,
+            f.inner_k,
+            f.outer_k,
+            &f.setup,
+            &real,
+            &words,
+            &[[7u8; 32]; ACCUMULATOR_WORDS],
+            &[1, 2, 3],
+        );
+        assert_eq!(built, f);
+        // The unpadded D of the two records.
+        let mut unpadded = f.clone();
+        let d2 = batch_digest(&real);
+        unpadded.digest = Some(encode_hex(&d2));
+        unpadded.inner_public_inputs = digest_words(&d2).iter().map(|w| encode_hex(w)).collect();
+        assert!(matches!(
+            unpadded.decode(),
+            Err(AggregatedError::Invalid(_))
+        ));
+        // A proof of three real pairs, stated with two records: slot 2 is not the filler.
+        let three = padded_pairs(&pairs(3), 4).unwrap();
+        let mut dropped = f.clone();
+        let d3 = batch_digest(&three);
+        dropped.digest = Some(encode_hex(&d3));
+        dropped.inner_public_inputs = digest_words(&d3).iter().map(|w| encode_hex(w)).collect();
+        assert!(matches!(dropped.decode(), Err(AggregatedError::Invalid(_))));
     }
 
     #[test]

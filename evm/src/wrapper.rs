@@ -964,6 +964,7 @@ pub fn measure<P: AsRef<[u8]>>(
     };
     let (tx_gas, tx_intrinsic) = run(&tx_data, "verifyTransactions")?;
     let (hash_gas, hash_intrinsic) = run(&hash_data, "verifyHashes")?;
+    let one_of_b = measure_one_of_b(code, &hashes, senders, proof, &tag)?;
     let payload_bytes: usize = payloads.iter().map(|p| p.as_ref().len()).sum();
     Ok(WrapperGasRow {
         batch_size: b as u64,
@@ -980,7 +981,48 @@ pub fn measure<P: AsRef<[u8]>>(
         mock_verifier_gas: mock_gas,
         runtime_code_bytes: chain.wrapper.runtime_bytes as u64,
         deploy_gas: chain.wrapper.deploy_gas,
+        hashes_one_of_b_wrapper_gas: Some(one_of_b),
     })
+}
+
+/// `verifyHashes` with the first pair alone on a wrapper for B = `hashes.len()`: the wrapper
+/// appends B − 1 filler pairs (a stand-in verifier expecting the padded D). Its own gas, the
+/// stand-in's subtracted: with the B = 1 row it gives what a filler slot costs.
+fn measure_one_of_b(
+    code: &WrapperCode,
+    hashes: &[[u8; 32]],
+    senders: &[[u8; 20]],
+    proof: &[u8],
+    tag: &str,
+) -> Result<u64, String> {
+    let b = hashes.len();
+    let first = [(hashes[0], senders[0])];
+    let padded = padded_pairs(&first, b).ok_or_else(|| format!("{tag}: an empty batch"))?;
+    let d = batch_digest(&padded);
+    let mock = mock_verifier_creation(&code.mock, &[], &d, proof, MEASURE_BURN, false);
+    let config = WrapperConfig {
+        batch_size: b,
+        prefix_words: 0,
+        proof_layout: ProofLayout::coordinates_only(proof.len()),
+        verifier_gas: MEASURE_VERIFIER_GAS,
+    };
+    let mut chain = WrapperChain::deploy(&code.wrapper, &mock, false, &config)?;
+    let what = format!("{tag}: verifyHashes with 1 of {b} pairs");
+    let mock_gas = execution_of(
+        &chain.call_verifier(&verifier_calldata(&[], &d, proof))?,
+        &format!("{what}, the stand-in verifier alone"),
+    )?;
+    let data = verify_hashes_calldata(&hashes[..1], &senders[..1], proof)
+        .map_err(|e| format!("{what}: {e}"))?;
+    let called = chain.call(&data)?;
+    let exec = execution_of(&called, &what)?;
+    if called.output != d {
+        return Err(format!(
+            "{what} returned {:?}, not the padded D",
+            called.output
+        ));
+    }
+    Ok(exec - mock_gas)
 }
 
 /// The (signing hash, address) pairs of the demo batch [`demo_file`]`(b)`, as the prover

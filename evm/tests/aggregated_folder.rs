@@ -564,3 +564,99 @@ fn aggregated_file_mutants_are_refused_with_short_messages() {
         .to_string();
     assert!(err.contains("the Solidity source is empty"), "{err}");
 }
+
+/// The folder `prove-aggregated --txs t3.txt --chain-id 1 --strip-out s3.json --pad-to 4`
+/// wrote (`evm/tests/fixtures/aggregated-txs-n3-b4`): 3 transactions proven on the key for
+/// B = 4, the fourth slot the canonical filler. `verify-aggregated` accepts it with what a
+/// rollup posts (the 3 stripped transactions, through `verifyTransactions`, the wrapper
+/// appending the filler) and with the signed transactions; 2 of the 3 are refused; the
+/// committed wrapper call posts 3 senders and returns D; a folder that claims B = 3 (D of the
+/// records unpadded) is refused, naming the digest.
+#[test]
+fn three_transactions_on_a_key_for_four_verify_with_what_a_rollup_posts() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/aggregated-txs-n3-b4");
+    let d = dir.to_str().unwrap();
+    let s3 = dir.join("s3.json");
+    let t3 = dir.join("t3.txt");
+    let sol_path = dir.join("AggregationVerifier.sol");
+    let trust = [
+        "--insecure-dev-setup",
+        "--verifier",
+        sol_path.to_str().unwrap(),
+    ];
+    let verify_cli = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(trust);
+        verify_cli(&all)
+    };
+    let (code, out, err) = verify_cli(&["--dir", d, "--stripped", s3.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("valid: 3 signatures (digest), on a key for B = 4"),
+        "{out}"
+    );
+    assert!(
+        out.contains("wrapper: verifyTransactions accepted"),
+        "{out}"
+    );
+    let (code, out, err) =
+        verify_cli(&["--dir", d, "--txs", t3.to_str().unwrap(), "--chain-id", "1"]);
+    assert_eq!(code, 0, "{out}{err}");
+
+    let base = std::env::temp_dir().join(format!("verify-aggregated-n3-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(&base).unwrap();
+    let two = base.join("t2.txt");
+    let text = std::fs::read_to_string(&t3).unwrap();
+    std::fs::write(&two, text.lines().take(2).collect::<Vec<_>>().join("\n")).unwrap();
+    let (code, _, err) = verify_cli(&[
+        "--dir",
+        d,
+        "--txs",
+        two.to_str().unwrap(),
+        "--chain-id",
+        "1",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("the proof is of 3 signatures, the batch has 2"),
+        "{err}"
+    );
+
+    // The committed calldata: the wrapper call posts the 3 senders and returns D.
+    let file = AggregatedProofFile::load(&dir).unwrap();
+    let decoded = file.decode().unwrap();
+    assert_eq!((decoded.pairs.len(), decoded.batch_size), (3, 4));
+    let solc = Solc::locate_or_install().expect("solc-js");
+    let verifier = solc
+        .compile(&std::fs::read_to_string(&sol_path).unwrap())
+        .expect("compiles");
+    let (_, code) = compiled();
+    let mut chain = batch_ecdsa_evm::wrapper::WrapperChain::deploy(
+        &code.wrapper,
+        &verifier.creation,
+        false,
+        &batch_ecdsa_evm::wrapper::aggregated_wrapper_config(decoded.batch_size),
+    )
+    .unwrap();
+    let read_hex = |f: &str| hex::decode(std::fs::read_to_string(dir.join(f)).unwrap().trim());
+    let (returned, _) = chain
+        .verify(&read_hex(WRAPPER_CALLDATA_FILE).unwrap())
+        .expect("the committed wrapper call is accepted");
+    assert_eq!(Some(returned), decoded.digest);
+
+    // The same folder claiming B = 3: D of the three records unpadded is not the proof's.
+    let mut three = file.clone();
+    three.batch_size = 3;
+    let bad_dir = base.join("b3");
+    std::fs::create_dir_all(&bad_dir).unwrap();
+    std::fs::write(
+        bad_dir.join(PROOF_FILE),
+        serde_json::to_string(&three).unwrap(),
+    )
+    .unwrap();
+    let (code, _, err) = verify_cli(&["--dir", bad_dir.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("is not its pairs' D"), "{err}");
+    std::fs::remove_dir_all(&base).unwrap();
+}

@@ -111,3 +111,37 @@ fn aggregated_verifier_fits_eip170() {
         ACCUMULATOR_LIMBS + DIGEST_INSTANCE_CELLS
     );
 }
+
+/// `prove-aggregated --pad-to B` smaller than the batch, or with the keys statement (whose
+/// folder records no pairs), is refused before any work: exit 2, nothing written.
+#[test]
+fn prove_aggregated_pad_to_is_checked_first() {
+    let out = scratch().join("pad-to-refused");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_prove-aggregated"))
+            .args(args)
+            .arg("--out-dir")
+            .arg(&out)
+            .output()
+            .expect("runs")
+    };
+    for (args, expected) in [
+        (
+            &["--count", "3", "--pad-to", "2"][..],
+            "--pad-to 2 is smaller than the batch (3 signatures)",
+        ),
+        (
+            &["--count", "3", "--pad-to", "4", "--public", "keys"][..],
+            "--pad-to is for the digest statement",
+        ),
+    ] {
+        let o = run(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(
+            std::fs::read_dir(&out).map_or(true, |mut d| d.next().is_none()),
+            "{args:?}: something was written"
+        );
+    }
+}

@@ -170,6 +170,12 @@ struct Cli {
     #[arg(long, value_parser = clap::value_parser!(u64).range(0..=MAX_GAS))]
     blob_binding_gas: Option<u64>,
 
+    /// Digest statement: the proofs are made on a key for K signatures, so a batch of B < K
+    /// pays K − B filler slots in the wrapper (measured gas each); a batch of B ≥ K is taken
+    /// on a key of its own size [default: every batch on a key of its size].
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=MAX_BATCH))]
+    key_size: Option<u64>,
+
     /// Calldata floor headroom: `none` (the payload is its transaction's only calldata),
     /// `full` (other calldata absorbs all execution) or `tx-bytes:N` (N more calldata bytes per
     /// transaction) [default: none].
@@ -507,6 +513,7 @@ fn request(cli: Cli) -> Result<Request, String> {
     p.blob_rounding = cli.blob_rounding.unwrap_or(p.blob_rounding);
     p.blob_binding_gas = cli.blob_binding_gas.unwrap_or(p.blob_binding_gas);
     p.headroom = cli.floor_headroom.unwrap_or(p.headroom);
+    p.key_size = cli.key_size.or(p.key_size);
     if let Some(g) = cli.ecrecover_loop_gas {
         p.ecrecover_loop_gas = g;
         p.ecrecover_loop_origin = Origin::Given;

@@ -36,7 +36,7 @@
 //!   per call. That loop checks the signers' ordering, not membership of a committee, so it is
 //!   a lower bound of what a bridge pays and the bridge break-even is conservative.
 
-use super::bounds::{MAX_GAS_INPUT, MAX_PRICE_WEI, MAX_TX_BYTES};
+use super::bounds::{MAX_BATCH_SIZE, MAX_GAS_INPUT, MAX_PRICE_WEI, MAX_TX_BYTES};
 use super::limits::POINT_EVALUATION_GAS;
 use super::measured::{posted_words_per_signature, Measured, Origin};
 use super::proof_file::ProofInputError;
@@ -333,6 +333,11 @@ pub struct Params {
     /// Digest statement: the wrapper's measured gas, added to the verifier's at each B.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wrapper: Option<WrapperGas>,
+    /// Digest statement: the proofs are made on a key for K signatures, so a batch of B < K
+    /// pays K − B filler slots in the wrapper ([`WrapperGas::filler_gas`]); a batch of B ≥ K
+    /// is taken on a key of its own size. `None`: every batch on a key of its size.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key_size: Option<u64>,
     /// Execution base fee, wei.
     pub base_fee_wei: u128,
     /// Priority fee (tip) per execution gas, wei; blob gas pays none.
@@ -456,6 +461,7 @@ impl Default for Params {
             statement: Some(Statement::Keys),
             framing_bytes: 0,
             wrapper: None,
+            key_size: None,
             base_fee_wei: gwei_to_wei(DEFAULT_BASE_FEE_GWEI).unwrap_or(WEI_PER_GWEI),
             priority_fee_wei: 0,
             blob_base_fee_wei: None,
@@ -523,15 +529,26 @@ impl Params {
     /// Execution gas of a rollup's verification at B: the verifier's, plus under the digest
     /// statement the wrapper's `verifyTransactions` at B.
     pub fn rollup_verification_gas(&self, b: u64) -> u64 {
-        let wrapper = self.wrapper.as_ref().map_or(0, |w| w.transactions.at(b));
+        let wrapper = self
+            .wrapper
+            .as_ref()
+            .map_or(0, |w| w.transactions.at(b) + self.filler_gas(w, b));
         self.verification_gas.saturating_add(wrapper)
     }
 
     /// Execution gas of a bridge's verification of N signatures: the verifier's, plus under the
     /// digest statement the wrapper's `verifyHashes` at N.
     pub fn bridge_verification_gas(&self, n: u64) -> u64 {
-        let wrapper = self.wrapper.as_ref().map_or(0, |w| w.hashes.at(n));
+        let wrapper = self
+            .wrapper
+            .as_ref()
+            .map_or(0, |w| w.hashes.at(n) + self.filler_gas(w, n));
         self.verification_gas.saturating_add(wrapper)
+    }
+
+    /// The filler slots a batch of `b` pays on the key of [`Params::key_size`].
+    fn filler_gas(&self, w: &WrapperGas, b: u64) -> u64 {
+        self.key_size.map_or(0, |k| w.filler_gas(b, k))
     }
 
     /// The rollup proof path's payload framing for `b` payloads (all bytes counted non-zero).
@@ -568,6 +585,8 @@ pub enum ParamError {
     TxBytes(u64),
     #[error("break-even search bound must be 1 to {limit}, got {value}")]
     BadBound { value: u64, limit: u64 },
+    #[error("key size must be 1 to {MAX_BATCH_SIZE} signatures, got {0}")]
+    KeySize(u64),
 }
 
 impl Params {
@@ -575,6 +594,9 @@ impl Params {
     pub fn validate(&self) -> Result<(), ParamError> {
         if self.batches_per_day == 0 {
             return Err(ParamError::ZeroBatchesPerDay);
+        }
+        if let Some(k) = self.key_size.filter(|k| !(1..=MAX_BATCH_SIZE).contains(k)) {
+            return Err(ParamError::KeySize(k));
         }
         let f = self.signature_nonzero_fraction;
         if !(f.is_finite() && (0.0..=1.0).contains(&f)) {
@@ -894,6 +916,52 @@ mod tests {
         assert_eq!(gwei_to_wei(-1.0), None);
         assert_eq!(gwei_to_wei(f64::INFINITY), None);
         assert_eq!(gwei_to_wei(1.5), Some(1_500_000_000));
+    }
+
+    /// A batch of B < K on a key for K pays K − B filler slots in the wrapper (the measured
+    /// slot gas); B ≥ K and the keys statement pay none; K = 0 is refused.
+    #[test]
+    fn a_key_for_more_signatures_pays_its_filler_slots() {
+        let d = Params::measured(Statement::Digest).unwrap();
+        let slot = d
+            .wrapper
+            .as_ref()
+            .unwrap()
+            .filler_slot_gas
+            .expect("measured");
+        let keyed = Params {
+            key_size: Some(256),
+            ..d.clone()
+        };
+        assert_eq!(
+            keyed.rollup_verification_gas(200),
+            d.rollup_verification_gas(200) + 56 * slot
+        );
+        assert_eq!(
+            keyed.bridge_verification_gas(1),
+            d.bridge_verification_gas(1) + 255 * slot
+        );
+        assert_eq!(
+            keyed.rollup_verification_gas(256),
+            d.rollup_verification_gas(256)
+        );
+        assert_eq!(
+            keyed.rollup_verification_gas(300),
+            d.rollup_verification_gas(300)
+        );
+        let keys = Params {
+            key_size: Some(256),
+            ..Params::default()
+        };
+        assert_eq!(
+            keys.rollup_verification_gas(1),
+            Params::default().rollup_verification_gas(1)
+        );
+        let zero = Params {
+            key_size: Some(0),
+            ..d
+        };
+        assert_eq!(zero.validate(), Err(ParamError::KeySize(0)));
     }
 
     #[test]

@@ -127,6 +127,11 @@ pub struct WrapperGasRow {
     pub runtime_code_bytes: u64,
     /// Gas of the wrapper's deployment.
     pub deploy_gas: u64,
+    /// `verifyHashes` with one pair posted on a wrapper for this B, which appends B − 1
+    /// filler pairs: the wrapper's own gas (absent in rows measured before the wrapper took
+    /// n ≤ B). With the B = 1 row, what each filler slot costs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hashes_one_of_b_wrapper_gas: Option<u64>,
 }
 
 /// The outer (aggregation) circuit's shape.

@@ -147,6 +147,20 @@ fn inputs(out: &mut String, r: &Report) {
             thousands(w.runtime_code_bytes),
             Origin::Measured(w.origin_note())
         );
+        if let Some(k) = p.key_size {
+            let _ = writeln!(
+                out,
+                "        + filler slots: proofs on a key for K = {}; a batch of B < K pays K − B \
+                 filler slots in the wrapper, {} gas each ({} at B = {}; measured: \
+                 verifyHashes with 1 of {} pairs posted)",
+                thousands(k),
+                w.filler_slot_gas
+                    .map_or_else(|| "unmeasured, 0".to_string(), thousands),
+                thousands(w.filler_gas(b, k)),
+                thousands(b),
+                w.hashes.max_measured()
+            );
+        }
     }
     if p.framing_bytes > 0 {
         let _ = writeln!(

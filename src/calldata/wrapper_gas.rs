@@ -29,6 +29,11 @@
 //!   `w_pre(B) = ⌈(0x80 + 52·B) / 32⌉` and `w_proof` the proof copy's words in the
 //!   measurement.
 //!
+//! **A batch of B on a key for K > B** (the wrapper appends K − B canonical filler pairs):
+//! each filler slot costs [`WrapperGas::filler_slot_gas`], measured as `verifyHashes` with one
+//! pair posted on a wrapper for the largest measured K (`hashes_one_of_b_wrapper_gas`) less
+//! the B = 1 row's, over K − 1: its two stores, its 52 bytes of keccak and of memory.
+//!
 //! The slope is the demo transactions' (122-byte signing payloads on average at B = 32):
 //! larger transactions cost the wrapper a little more per signature.
 
@@ -129,6 +134,9 @@ pub struct WrapperGas {
     pub payload_bytes_per_tx: u64,
     pub runtime_code_bytes: u64,
     pub deploy_gas: u64,
+    /// Gas of one filler slot (module doc), rounded up; `None` for a measurement without the
+    /// one-of-B row.
+    pub filler_slot_gas: Option<u64>,
 }
 
 impl WrapperGas {
@@ -163,6 +171,20 @@ impl WrapperGas {
         let proof_copy_words = (FREE_MEMORY_START + DIGEST_WORDS_BYTES + last.proof_bytes)
             .div_ceil(32)
             .max(preimage_words(last.batch_size));
+        let first = &rows[0];
+        let filler_slot_gas = match (first.batch_size, last.hashes_one_of_b_wrapper_gas) {
+            (1, Some(g)) if last.batch_size > 1 => {
+                if g > MAX_GAS_INPUT || g < first.hashes_wrapper_gas {
+                    return Err(format!(
+                        "{path}: row B = {}: hashes_one_of_b_wrapper_gas {g} is out of range \
+                         (below the B = 1 row's {} or above {MAX_GAS_INPUT})",
+                        last.batch_size, first.hashes_wrapper_gas
+                    ));
+                }
+                Some((g - first.hashes_wrapper_gas).div_ceil(last.batch_size - 1))
+            }
+            _ => None,
+        };
         let curve = |gas: fn(&WrapperGasRow) -> u64| GasCurve {
             points: rows.iter().map(|r| (r.batch_size, gas(r))).collect(),
             proof_copy_words,
@@ -173,7 +195,16 @@ impl WrapperGas {
             payload_bytes_per_tx: last.payload_bytes / last.batch_size,
             runtime_code_bytes: last.runtime_code_bytes,
             deploy_gas: last.deploy_gas,
+            filler_slot_gas,
         })
+    }
+
+    /// Gas of the `k − b` filler slots a batch of `b` pays on a key for `k` (0 when `b ≥ k`, or
+    /// without the measurement).
+    pub fn filler_gas(&self, b: u64, k: u64) -> u64 {
+        self.filler_slot_gas
+            .unwrap_or(0)
+            .saturating_mul(k.saturating_sub(b))
     }
 
     /// The measured B, as the output lists them (`"1, 2, 4"`).
@@ -273,6 +304,31 @@ mod tests {
             );
             assert_eq!(Some(w.hashes.at(b)), r["hashes_wrapper_gas"].as_u64());
         }
+    }
+
+    #[test]
+    fn a_filler_slot_costs_the_one_of_b_row_less_the_b_1_row_over_b_minus_1() {
+        let w = WrapperGas::parse(WRAPPER_GAS_JSON, WRAPPER_GAS_PATH).unwrap();
+        let rows: Vec<WrapperGasRow> = serde_json::from_str(WRAPPER_GAS_JSON).unwrap();
+        let (first, last) = (&rows[0], &rows[rows.len() - 1]);
+        let g = last.hashes_one_of_b_wrapper_gas.expect("measured");
+        let slot = (g - first.hashes_wrapper_gas).div_ceil(last.batch_size - 1);
+        assert_eq!(w.filler_slot_gas, Some(slot));
+        // Two stores, 52 bytes of keccak and memory, the loop: tens of gas, not thousands.
+        assert!((20..=200).contains(&slot), "{slot}");
+        assert_eq!(w.filler_gas(3, 4), slot);
+        assert_eq!(w.filler_gas(4, 4), 0);
+        assert_eq!(w.filler_gas(5, 4), 0);
+        // Without the one-of-B row there is no figure; a row below the B = 1 one is refused.
+        let none = WrapperGas::parse(FIXTURE, "t").unwrap();
+        assert_eq!((none.filler_slot_gas, none.filler_gas(1, 4)), (None, 0));
+        let below = WRAPPER_GAS_JSON.replacen(
+            &format!("\"hashes_one_of_b_wrapper_gas\": {g}"),
+            "\"hashes_one_of_b_wrapper_gas\": 1",
+            1,
+        );
+        assert_ne!(below, WRAPPER_GAS_JSON, "the field's text as written");
+        assert!(WrapperGas::parse(&below, "t").is_err());
     }
 
     #[test]

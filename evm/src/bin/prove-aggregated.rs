@@ -8,6 +8,11 @@
 //! called, and (digest) the wrapper in front of it called with the batch, returning D.
 //! Writes the aggregated proof folder (`batch_ecdsa_evm::aggregated_folder`) at once.
 //!
+//! `--pad-to B` (digest statement) proves the n ≤ B signatures of the batch on the key for B:
+//! the batch is padded with the canonical filler (`batch_ecdsa::native::filler`), the folder
+//! records the n real pairs and D of them padded to B, and the wrapper is called with the n
+//! pairs (it appends the filler itself).
+//!
 //! `--txs FILE --strip-out FILE` also writes the stripped transactions (what a rollup posts,
 //! and what `verify-aggregated --stripped` reads) after the folder.
 //!
@@ -56,6 +61,10 @@ struct Args {
     k: u32,
     #[command(flatten)]
     setup: SetupArgs,
+    /// Prove on the key for B signatures (n ≤ B): the batch is padded with the canonical filler
+    /// (digest statement only). Default: the batch's size.
+    #[arg(long, value_name = "B", value_parser = batch_ecdsa::cli::batch_size)]
+    pad_to: Option<usize>,
     /// The folder to write (must not exist, or be empty).
     #[arg(long)]
     out_dir: PathBuf,
@@ -80,10 +89,32 @@ fn run(args: &Args) -> Result<(), ExitCode> {
         None => None,
     };
     let batch = args.input.load(txs.as_ref(), 2).map_err(ExitCode::from)?;
-    let b = batch.len();
+    // n real signatures, proven on the key for b ≥ n (the rest the canonical filler).
+    let n = batch.len();
+    let b = match args.pad_to {
+        Some(pad) if pad < n => {
+            return Err(fail(
+                2,
+                [format!(
+                    "--pad-to {pad} is smaller than the batch ({n} signatures)"
+                )],
+            ))
+        }
+        Some(pad) if pad > n && args.statement != Statement::Digest => {
+            return Err(fail(
+                2,
+                [
+                    "--pad-to is for the digest statement (the folder records its real pairs)"
+                        .into(),
+                ],
+            ))
+        }
+        Some(pad) => pad,
+        None => n,
+    };
     // The batch circuit's limit, from the planner's table, before any signature is checked.
     let ik = inner_k(b, args.statement).map_err(|e| fail(2, [e.to_string()]))?;
-    let witnesses = match witnesses_from_batch(&batch, args.setup.policy(), true) {
+    let witnesses = match witnesses_from_batch(&batch.padded_to(b), args.setup.policy(), true) {
         Ok(w) => w,
         Err(WitnessBuildError::Invalid(invalid)) => {
             for e in &invalid {
@@ -92,14 +123,15 @@ fn run(args: &Args) -> Result<(), ExitCode> {
             return Err(fail(
                 1,
                 [format!(
-                    "{} of {b} signatures invalid; nothing is proved",
+                    "{} of {n} signatures invalid; nothing is proved",
                     invalid.len()
                 )],
             ));
         }
         Err(e) => return Err(fail(2, [e.to_string()])),
     };
-    let pairs = digest_pairs_of(&witnesses);
+    // The n real pairs (the folder's records; D is theirs padded to b).
+    let pairs = digest_pairs_of(&witnesses)[..n].to_vec();
     let solc = Solc::locate_or_install().map_err(|e| fail(2, [e.to_string()]))?;
 
     let log = |line: &str| eprintln!("{line}");
@@ -169,7 +201,7 @@ fn run(args: &Args) -> Result<(), ExitCode> {
         ""
     };
     println!(
-        "{tag}B = {b} ({statement}): inner k = {} proof {} bytes in {:.1} s; outer k = {} proof {} bytes in {:.1} s (keygen {:.1} s)",
+        "{tag}B = {b}, {n} real ({statement}): inner k = {} proof {} bytes in {:.1} s; outer k = {} proof {} bytes in {:.1} s (keygen {:.1} s)",
         inner.k,
         inner.snark.proof.len(),
         inner.prove.as_secs_f64(),
@@ -190,6 +222,7 @@ fn run(args: &Args) -> Result<(), ExitCode> {
         let row = serde_json::json!({
             "statement": statement.to_string(),
             "batch_size": b,
+            "signatures": n,
             "inner_k": inner.k,
             "inner_proof_bytes": inner.snark.proof.len(),
             "inner_keygen_s": inner.keygen.as_secs_f64(),

@@ -226,10 +226,22 @@ fn run(args: &Args) -> Result<(), AggregatedError> {
     let on_chain = verify_on_chain(&decoded, &sol, payloads.as_deref(), &solc)?;
     let insecure = source.kind().is_insecure();
     let tag = if insecure { "INSECURE " } else { "" };
-    println!(
-        "{tag}valid: {} signatures ({})",
-        file.batch_size, decoded.statement
-    );
+    let real = decoded.pairs.len();
+    if decoded.digest.is_some() && real < file.batch_size {
+        println!(
+            "{tag}valid: {real} signatures ({}), on a key for B = {} (then {} canonical filler \
+             slot{})",
+            decoded.statement,
+            file.batch_size,
+            file.batch_size - real,
+            if file.batch_size - real == 1 { "" } else { "s" }
+        );
+    } else {
+        println!(
+            "{tag}valid: {} signatures ({})",
+            file.batch_size, decoded.statement
+        );
+    }
     for line in on_chain.lines() {
         println!("{tag}{line}");
     }
