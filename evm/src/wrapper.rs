@@ -996,8 +996,11 @@ fn measure_one_of_b(
     tag: &str,
 ) -> Result<u64, String> {
     let b = hashes.len();
-    let first = [(hashes[0], senders[0])];
-    let padded = padded_pairs(&first, b).ok_or_else(|| format!("{tag}: an empty batch"))?;
+    let (Some(h), Some(a)) = (hashes.first(), senders.first()) else {
+        return Err(format!("{tag}: an empty batch"));
+    };
+    let first = [(*h, *a)];
+    let padded = padded_pairs(&first, b).ok_or_else(|| format!("{tag}: {b} pairs"))?;
     let d = batch_digest(&padded);
     let mock = mock_verifier_creation(&code.mock, &[], &d, proof, MEASURE_BURN, false);
     let config = WrapperConfig {

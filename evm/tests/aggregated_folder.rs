@@ -599,9 +599,22 @@ fn three_transactions_on_a_key_for_four_verify_with_what_a_rollup_posts() {
         out.contains("wrapper: verifyTransactions accepted"),
         "{out}"
     );
-    let (code, out, err) =
-        verify_cli(&["--dir", d, "--txs", t3.to_str().unwrap(), "--chain-id", "1"]);
+    let (code, out, err) = verify_cli(&[
+        "--dir",
+        d,
+        "--txs",
+        t3.to_str().unwrap(),
+        "--chain-id",
+        "1",
+        "--json",
+    ]);
     assert_eq!(code, 0, "{out}{err}");
+    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(
+        (last["signatures"].as_u64(), last["batch_size"].as_u64()),
+        (Some(3), Some(4))
+    );
+    assert!(!err.contains("filler's address"), "{err}");
 
     let base = std::env::temp_dir().join(format!("verify-aggregated-n3-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&base);
@@ -644,6 +657,38 @@ fn three_transactions_on_a_key_for_four_verify_with_what_a_rollup_posts() {
         .verify(&read_hex(WRAPPER_CALLDATA_FILE).unwrap())
         .expect("the committed wrapper call is accepted");
     assert_eq!(Some(returned), decoded.digest);
+
+    // The filler pair written out as a fourth record: the same D (a true statement, the
+    // filler's key is public), accepted on its own with a warning naming it, refused against
+    // the 3 transactions held.
+    let f = batch_ecdsa::native::filler::filler();
+    let mut explicit = file.clone();
+    explicit
+        .records
+        .push(batch_ecdsa_evm::aggregated_folder::PairRecord {
+            msg_hash: encode_hex(&f.hash),
+            address: encode_hex(&f.address),
+        });
+    let explicit_dir = base.join("explicit");
+    std::fs::create_dir_all(&explicit_dir).unwrap();
+    std::fs::write(
+        explicit_dir.join(PROOF_FILE),
+        serde_json::to_string(&explicit).unwrap(),
+    )
+    .unwrap();
+    let e = explicit_dir.to_str().unwrap();
+    let (code, out, err) = verify_cli(&["--dir", e]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        err.contains("warning: signature 3 is from the canonical filler's address"),
+        "{err}"
+    );
+    let (code, _, err) = verify_cli(&["--dir", e, "--stripped", s3.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("the proof is of 4 signatures, the batch has 3"),
+        "{err}"
+    );
 
     // The same folder claiming B = 3: D of the three records unpadded is not the proof's.
     let mut three = file.clone();

@@ -13,11 +13,13 @@
 //! cannot hide an invalid real one. What the proof states for each slot (the keys statement's
 //! `(h mod n, Q)`, the digest statement's `(h, address)` inside D) is public, and a verifier
 //! compares a proof against the `n` entries it holds *and* requires every slot after them to
-//! state exactly the filler's values: a real signature cannot be passed off as filler (it
-//! would have to be the filler itself, which is public and signs nothing but `h_f`), and a
-//! filler slot cannot be counted as a real entry the caller does not hold. The filler's secret
-//! key is public on purpose: it signs only the filler hash, and no value depends on it being
-//! secret.
+//! state exactly the filler's values `(h_f, a_f)`: a real entry cannot be passed off as filler
+//! (a slot states filler only if it is exactly `(h_f, a_f)`), and a filler slot cannot be
+//! counted as a real entry the caller does not hold. The filler's secret key is public on
+//! purpose: padding uses it only to sign `h_f`, and no proof depends on it being secret, but
+//! anyone can sign anything with it, so **treat its address as an account anyone controls**
+//! (an entry from it proves nothing about who wrote it). Posting the filler pair itself as the
+//! last entry states the same slots as one entry fewer.
 
 use std::sync::OnceLock;
 

@@ -587,6 +587,11 @@ pub enum ParamError {
     BadBound { value: u64, limit: u64 },
     #[error("key size must be 1 to {MAX_BATCH_SIZE} signatures, got {0}")]
     KeySize(u64),
+    #[error(
+        "a key size applies to the digest statement with a measured filler slot (the wrapper's \
+         hashes_one_of_b_wrapper_gas): {0}"
+    )]
+    KeySizeNotApplicable(&'static str),
 }
 
 impl Params {
@@ -595,8 +600,23 @@ impl Params {
         if self.batches_per_day == 0 {
             return Err(ParamError::ZeroBatchesPerDay);
         }
-        if let Some(k) = self.key_size.filter(|k| !(1..=MAX_BATCH_SIZE).contains(k)) {
-            return Err(ParamError::KeySize(k));
+        if let Some(k) = self.key_size {
+            if !(1..=MAX_BATCH_SIZE).contains(&k) {
+                return Err(ParamError::KeySize(k));
+            }
+            match &self.wrapper {
+                None => {
+                    return Err(ParamError::KeySizeNotApplicable(
+                        "this statement runs no wrapper",
+                    ))
+                }
+                Some(w) if w.filler_slot_gas.is_none() => {
+                    return Err(ParamError::KeySizeNotApplicable(
+                        "the wrapper's measurement has no one-of-B row",
+                    ))
+                }
+                Some(_) => {}
+            }
         }
         let f = self.signature_nonzero_fraction;
         if !(f.is_finite() && (0.0..=1.0).contains(&f)) {
@@ -923,23 +943,22 @@ mod tests {
     #[test]
     fn a_key_for_more_signatures_pays_its_filler_slots() {
         let d = Params::measured(Statement::Digest).unwrap();
-        let slot = d
-            .wrapper
-            .as_ref()
-            .unwrap()
-            .filler_slot_gas
-            .expect("measured");
+        let w = d.wrapper.clone().unwrap();
+        let slot = w.filler_slot_gas.expect("measured");
         let keyed = Params {
             key_size: Some(256),
             ..d.clone()
         };
+        // The slots, and the memory of the 256-slot preimage (WrapperGas::filler_gas).
+        let fill = w.filler_gas(200, 256);
+        assert!(fill > 56 * slot, "{fill}");
         assert_eq!(
             keyed.rollup_verification_gas(200),
-            d.rollup_verification_gas(200) + 56 * slot
+            d.rollup_verification_gas(200) + fill
         );
         assert_eq!(
             keyed.bridge_verification_gas(1),
-            d.bridge_verification_gas(1) + 255 * slot
+            d.bridge_verification_gas(1) + w.filler_gas(1, 256)
         );
         assert_eq!(
             keyed.rollup_verification_gas(256),
@@ -953,10 +972,17 @@ mod tests {
             key_size: Some(256),
             ..Params::default()
         };
-        assert_eq!(
-            keys.rollup_verification_gas(1),
-            Params::default().rollup_verification_gas(1)
-        );
+        assert!(matches!(
+            keys.validate(),
+            Err(ParamError::KeySizeNotApplicable(_))
+        ));
+        let mut unmeasured = keyed.clone();
+        unmeasured.wrapper.as_mut().unwrap().filler_slot_gas = None;
+        assert!(matches!(
+            unmeasured.validate(),
+            Err(ParamError::KeySizeNotApplicable(_))
+        ));
+        assert_eq!(keyed.validate(), Ok(()));
         let zero = Params {
             key_size: Some(0),
             ..d

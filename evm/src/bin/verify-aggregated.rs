@@ -227,6 +227,19 @@ fn run(args: &Args) -> Result<(), AggregatedError> {
     let insecure = source.kind().is_insecure();
     let tag = if insecure { "INSECURE " } else { "" };
     let real = decoded.pairs.len();
+    // The filler's key is public: an entry from its address proves nothing about its author.
+    let filler_address = batch_ecdsa::native::filler::filler().address;
+    for (i, _) in decoded
+        .pairs
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.1 == filler_address)
+    {
+        eprintln!(
+            "warning: signature {i} is from the canonical filler's address, whose key is public: \
+             anyone could have signed it"
+        );
+    }
     if decoded.digest.is_some() && real < file.batch_size {
         println!(
             "{tag}valid: {real} signatures ({}), on a key for B = {} (then {} canonical filler \
@@ -265,6 +278,7 @@ fn run(args: &Args) -> Result<(), AggregatedError> {
                 "valid": true,
                 "statement": decoded.statement.to_string(),
                 "batch_size": file.batch_size,
+                "signatures": if decoded.digest.is_some() { decoded.pairs.len() } else { file.batch_size },
                 "on_chain": on_chain,
                 "setup": source.kind().as_str(),
                 "insecure": insecure,
