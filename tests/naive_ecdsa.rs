@@ -104,8 +104,7 @@ fn forged_witnesses_rejected() {
         forged.push((label, with(1, &|w| w.r_point = (x.clone(), fe_to_big(&y)))));
     }
     let verdicts = par_map(&forged, |(name, ws)| {
-        let sigs: Vec<SignatureWitness> = ws.clone();
-        (*name, mock(k, &circuit(&params, sigs)))
+        (*name, mock(k, &circuit(&params, ws.clone())))
     });
     for (name, v) in verdicts {
         assert!(v.is_err(), "forged witness accepted: {name}");

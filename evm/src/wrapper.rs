@@ -939,18 +939,7 @@ pub fn measure<P: AsRef<[u8]>>(
     let hash_data =
         verify_hashes_calldata(&hashes, senders, proof).map_err(|e| format!("{tag}: {e}"))?;
     let d = payloads_digest(payloads, senders);
-    let mock = mock_verifier_creation(&code.mock, &[], &d, proof, MEASURE_BURN, false);
-    let config = WrapperConfig {
-        batch_size: b,
-        prefix_words: 0,
-        proof_layout: ProofLayout::coordinates_only(proof.len()),
-        verifier_gas: MEASURE_VERIFIER_GAS,
-    };
-    let mut chain = WrapperChain::deploy(&code.wrapper, &mock, false, &config)?;
-    let mock_gas = execution_of(
-        &chain.call_verifier(&verifier_calldata(&[], &d, proof))?,
-        &format!("{tag}: the stand-in verifier alone"),
-    )?;
+    let (mut chain, mock_gas) = stand_in_chain(code, b, &d, proof, &tag)?;
     let mut run = |data: &[u8], what: &str| -> Result<(u64, u64), String> {
         let called = chain.call(data)?;
         let exec = execution_of(&called, &format!("{tag}: {what}"))?;
@@ -985,6 +974,31 @@ pub fn measure<P: AsRef<[u8]>>(
     })
 }
 
+/// The wrapper for a key of `b` signatures (no prefix, the proof's words all coordinates)
+/// beside a stand-in verifier that accepts only D = `d` and `proof`, and the stand-in's own
+/// execution gas on that call (subtracted from the wrapper's measurements).
+fn stand_in_chain(
+    code: &WrapperCode,
+    b: usize,
+    d: &[u8; 32],
+    proof: &[u8],
+    tag: &str,
+) -> Result<(WrapperChain, u64), String> {
+    let mock = mock_verifier_creation(&code.mock, &[], d, proof, MEASURE_BURN, false);
+    let config = WrapperConfig {
+        batch_size: b,
+        prefix_words: 0,
+        proof_layout: ProofLayout::coordinates_only(proof.len()),
+        verifier_gas: MEASURE_VERIFIER_GAS,
+    };
+    let mut chain = WrapperChain::deploy(&code.wrapper, &mock, false, &config)?;
+    let mock_gas = execution_of(
+        &chain.call_verifier(&verifier_calldata(&[], d, proof))?,
+        &format!("{tag}: the stand-in verifier alone"),
+    )?;
+    Ok((chain, mock_gas))
+}
+
 /// `verifyHashes` with the first pair alone on a wrapper for B = `hashes.len()`: the wrapper
 /// appends B − 1 filler pairs (a stand-in verifier expecting the padded D). Its own gas, the
 /// stand-in's subtracted: with the B = 1 row it gives what a filler slot costs.
@@ -1002,19 +1016,8 @@ fn measure_one_of_b(
     let first = [(*h, *a)];
     let padded = padded_pairs(&first, b).ok_or_else(|| format!("{tag}: {b} pairs"))?;
     let d = batch_digest(&padded);
-    let mock = mock_verifier_creation(&code.mock, &[], &d, proof, MEASURE_BURN, false);
-    let config = WrapperConfig {
-        batch_size: b,
-        prefix_words: 0,
-        proof_layout: ProofLayout::coordinates_only(proof.len()),
-        verifier_gas: MEASURE_VERIFIER_GAS,
-    };
-    let mut chain = WrapperChain::deploy(&code.wrapper, &mock, false, &config)?;
     let what = format!("{tag}: verifyHashes with 1 of {b} pairs");
-    let mock_gas = execution_of(
-        &chain.call_verifier(&verifier_calldata(&[], &d, proof))?,
-        &format!("{what}, the stand-in verifier alone"),
-    )?;
+    let (mut chain, mock_gas) = stand_in_chain(code, b, &d, proof, &what)?;
     let data = verify_hashes_calldata(&hashes[..1], &senders[..1], proof)
         .map_err(|e| format!("{what}: {e}"))?;
     let called = chain.call(&data)?;
