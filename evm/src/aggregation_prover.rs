@@ -24,29 +24,28 @@ use std::time::{Duration, Instant};
 
 use batch_ecdsa::batch_file::Policy;
 pub use batch_ecdsa::calldata::rows::{AggregateRow, OuterLayout, OuterShape};
-use batch_ecdsa::prover::circuit::{witnesses_from_batch, CircuitKind};
+use batch_ecdsa::prover::circuit::{witnesses_from_batch, AnyCircuit, CircuitKind};
 use batch_ecdsa::prover::memory;
+use batch_ecdsa::prover::proving_key::{self, KeySource};
 use batch_ecdsa::prover::srs::{self, SetupIdentity, SetupSource, Srs};
 use batch_ecdsa::prover::transcript::evm_calldata;
 use batch_ecdsa_circuits::ecdsa::{BatchEcdsaCircuit, SignatureWitness, Statement};
 use batch_ecdsa_circuits::limits::{self, SizeError};
 use batch_ecdsa_circuits::plan::Plan;
 use halo2_proofs::halo2curves::bn256::{Bn256, Fr, G1Affine};
-use halo2_proofs::plonk::{keygen_pk, keygen_vk, ProvingKey, VerifyingKey};
+use halo2_proofs::plonk::{keygen_vk, VerifyingKey};
 use halo2_proofs::poly::commitment::{Params, ParamsProver};
 use halo2_proofs::poly::kzg::commitment::ParamsKZG;
 use snark_verifier_sdk::evm::{gen_evm_proof_shplonk, gen_evm_verifier_sol_code};
-use snark_verifier_sdk::halo2::aggregation::{
-    AggregationCircuit, AggregationConfigParams, VerifierUniversality,
-};
+use snark_verifier_sdk::halo2::aggregation::AggregationCircuit;
 use snark_verifier_sdk::halo2::gen_proof_shplonk;
 use snark_verifier_sdk::snark_verifier::halo2_base::gates::circuit::CircuitBuilderStage;
-use snark_verifier_sdk::snark_verifier::halo2_base::gates::flex_gate::MultiPhaseThreadBreakPoints;
 use snark_verifier_sdk::snark_verifier::system::halo2::{compile, Config};
 use snark_verifier_sdk::{CircuitExt, Snark, SHPLONK};
 
 use crate::chain::{deploy, CallGas, CallOutcome};
 use crate::measure::demo_file;
+use crate::outer_keys::{self, aggregation_circuit, outer_layout, OuterKeys};
 use crate::pinning::Header;
 use crate::solc::{Compiled, Solc};
 use crate::EIP170_CODE_LIMIT;
@@ -62,17 +61,11 @@ pub struct Inner {
     pub batch_size: usize,
     /// log2 rows of the inner circuit.
     pub k: u32,
+    /// The inner keygen time, or the time to read and check the cached keys.
     pub keygen: Duration,
+    /// Whether the inner keys came from the cache.
+    pub keys_source: KeySource,
     pub prove: Duration,
-}
-
-/// The outer circuit's keys and configuration.
-pub struct OuterKeys {
-    pub layout: OuterLayout,
-    pub config: AggregationConfigParams,
-    pub break_points: MultiPhaseThreadBreakPoints,
-    pub pk: ProvingKey<G1Affine>,
-    pub keygen: Duration,
 }
 
 /// The least memory the outer keygen and proof at `outer_k` take: the smallest peak measured
@@ -137,20 +130,24 @@ pub fn inner_snark(
     b: usize,
     statement: Statement,
     inner_params: &ParamsKZG<Bn256>,
+    keys_dir: &Path,
 ) -> Result<Inner, String> {
     let file = demo_file(b)?;
     let witnesses =
         witnesses_from_batch(&file, Policy::default(), true).map_err(|e| e.to_string())?;
-    inner_snark_of(witnesses, statement, inner_params)
+    inner_snark_of(witnesses, statement, inner_params, keys_dir)
 }
 
 /// A batch-circuit proof of `witnesses` (checked by the caller) stating `statement`, as
 /// [`inner_snark`]: the circuit planned for their number, snark-verifier's Poseidon
-/// transcript, `inner_params` of the circuit's k.
+/// transcript, `inner_params` of the circuit's k, the keys cached in `keys_dir` (the prover's
+/// key cache, `batch_ecdsa::prover::proving_key`: the same keys `prove` makes for this
+/// statement, B, k and setup).
 pub fn inner_snark_of(
     witnesses: Vec<SignatureWitness>,
     statement: Statement,
     inner_params: &ParamsKZG<Bn256>,
+    keys_dir: &Path,
 ) -> Result<Inner, String> {
     inner_k(witnesses.len(), statement).map_err(|e| e.to_string())?;
     let kind = CircuitKind::Batch;
@@ -159,6 +156,7 @@ pub fn inner_snark_of(
         witnesses.len(),
         &FitOptions::default().statement(statement),
     );
+    let any = AnyCircuit::planned(&plan, witnesses.clone());
     let circuit = BatchEcdsaCircuit::new(plan.params.clone(), witnesses, plan.window)
         .with_statement(statement);
     if inner_params.k() != plan.k {
@@ -168,17 +166,12 @@ pub fn inner_snark_of(
             plan.k
         ));
     }
+    // The inner keys from the prover's cache (made once per statement, B, k and setup; the
+    // layout check runs before any key is made, as for `prove`).
+    let keys = proving_key::load_or_generate(inner_params, &any, keys_dir)
+        .map_err(|e| format!("inner keys: {e}"))?;
+    let (pk, keygen, keys_source) = (keys.pk, keys.elapsed, keys.source);
     let inner_params = inner_params.clone();
-
-    let t = Instant::now();
-    // The layout check before any key is made (as `batch_ecdsa::prover::proving_key` does).
-    batch_ecdsa_circuits::footprint::check_circuit(&circuit)
-        .result()
-        .map_err(|e| format!("the inner circuit's layout check failed: {e}"))?;
-    let vk = keygen_vk(&inner_params, &circuit).map_err(|e| format!("inner keygen_vk: {e:?}"))?;
-    let pk =
-        keygen_pk(&inner_params, vk, &circuit).map_err(|e| format!("inner keygen_pk: {e:?}"))?;
-    let keygen = t.elapsed();
 
     let instances = vec![circuit.instance()];
     let protocol = compile(
@@ -195,73 +188,8 @@ pub fn inner_snark_of(
         batch_size: plan.batch_size,
         k: plan.k,
         keygen,
+        keys_source,
         prove,
-    })
-}
-
-fn aggregation_circuit(
-    stage: CircuitBuilderStage,
-    config: AggregationConfigParams,
-    params: &ParamsKZG<Bn256>,
-    snark: &Snark,
-) -> AggregationCircuit {
-    let mut circuit = AggregationCircuit::new::<SHPLONK>(
-        stage,
-        config,
-        params,
-        [snark.clone()],
-        VerifierUniversality::None,
-    );
-    // Public inputs: the accumulator, then the inner proof's (no previous accumulator).
-    circuit.expose_previous_instances(false);
-    circuit
-}
-
-/// Lays the outer circuit out for `shape` (no keys): its cells and the columns they need at
-/// that k (halo2-base's auto-configuration, 20 rows kept for blinding).
-pub fn outer_layout(
-    params: &ParamsKZG<Bn256>,
-    snark: &Snark,
-    shape: OuterShape,
-) -> (OuterLayout, AggregationConfigParams, AggregationCircuit) {
-    let config = AggregationConfigParams {
-        degree: shape.k,
-        lookup_bits: shape.lookup_bits,
-        ..Default::default()
-    };
-    let mut circuit = aggregation_circuit(CircuitBuilderStage::Keygen, config, params, snark);
-    let config = circuit.calculate_params(Some(20));
-    let stats = circuit.builder.statistics();
-    let layout = OuterLayout {
-        shape,
-        advice_cells: stats.gate.total_advice_per_phase.iter().sum(),
-        lookup_cells: stats.total_lookup_advice_per_phase.iter().sum(),
-        fixed_cells: stats.gate.total_fixed,
-        num_advice: config.num_advice,
-        num_lookup_advice: config.num_lookup_advice,
-        num_fixed: config.num_fixed,
-        num_instance: circuit.num_instance().iter().sum(),
-    };
-    (layout, config, circuit)
-}
-
-/// The outer circuit's proving key for `shape` (`params` of exactly `shape.k`).
-pub fn outer_keygen(
-    params: &ParamsKZG<Bn256>,
-    snark: &Snark,
-    shape: OuterShape,
-) -> Result<OuterKeys, String> {
-    let (layout, config, circuit) = outer_layout(params, snark, shape);
-    let t = Instant::now();
-    let vk = keygen_vk(params, &circuit).map_err(|e| format!("outer keygen_vk: {e:?}"))?;
-    let pk = keygen_pk(params, vk, &circuit).map_err(|e| format!("outer keygen_pk: {e:?}"))?;
-    let keygen = t.elapsed();
-    Ok(OuterKeys {
-        layout,
-        config,
-        break_points: circuit.break_points(),
-        pk,
-        keygen,
     })
 }
 
@@ -357,12 +285,24 @@ pub struct AggregateMeasured {
     pub calldata: Vec<u8>,
 }
 
+/// "cached" or "made" (with why a cached key was refused).
+pub fn source_word(source: &KeySource) -> String {
+    match source {
+        KeySource::Cache => "cached".into(),
+        KeySource::Generated { rejected: None } => "made".into(),
+        KeySource::Generated {
+            rejected: Some(why),
+        } => format!("made (the cached ones were refused: {why})"),
+    }
+}
+
 /// The log line of an inner proof.
 pub fn inner_line(inner: &Inner, statement: Statement) -> String {
     format!(
-        "inner: B = {}, {statement}, k = {}, keygen {:.1} s, prove {:.1} s, proof {} bytes, {} public inputs",
+        "inner: B = {}, {statement}, k = {}, keys {} in {:.1} s, prove {:.1} s, proof {} bytes, {} public inputs",
         inner.batch_size,
         inner.k,
+        source_word(&inner.keys_source),
         inner.keygen.as_secs_f64(),
         inner.prove.as_secs_f64(),
         inner.snark.proof.len(),
@@ -373,7 +313,10 @@ pub fn inner_line(inner: &Inner, statement: Statement) -> String {
 /// An inner proof aggregated: the outer proof, its public inputs and its verifier.
 pub struct Aggregated {
     pub layout: OuterLayout,
+    /// The outer keygen time, or the time to read and check the cached key.
     pub outer_keygen: Duration,
+    /// Whether the outer keys came from the cache.
+    pub outer_keys_source: KeySource,
     pub outer_prove: Duration,
     /// The outer public inputs: the accumulator's [`ACCUMULATOR_LIMBS`] limbs, then the inner
     /// proof's public inputs (checked here).
@@ -394,6 +337,7 @@ pub fn aggregate(
     statement: Statement,
     shape: OuterShape,
     outer: &Srs,
+    keys_dir: &Path,
     solc: &Solc,
     log: &dyn Fn(&str),
 ) -> Result<Aggregated, String> {
@@ -406,11 +350,21 @@ pub fn aggregate(
         ));
     }
     let params = &outer.params;
-    let keys = outer_keygen(params, &inner.snark, shape)?;
+    let keys = outer_keys::load_or_generate(
+        params,
+        &inner.snark,
+        statement,
+        inner.batch_size,
+        inner.k,
+        shape,
+        keys_dir,
+    )?;
     log(&format!(
-        "outer: {:?}, keygen {:.1} s, peak RSS {:?} MiB",
+        "outer: {:?}, keys {} in {:.1} s ({} MiB), peak RSS {:?} MiB",
         keys.layout,
+        source_word(&keys.source),
         keys.keygen.as_secs_f64(),
+        keys.pk_bytes >> 20,
         peak_rss_mib()
     ));
     let (instance, proof, prove) = outer_prove(params, &keys, &inner.snark);
@@ -442,6 +396,7 @@ pub fn aggregate(
     Ok(Aggregated {
         layout: keys.layout,
         outer_keygen: keys.keygen,
+        outer_keys_source: keys.source,
         outer_prove: prove,
         instance,
         proof,
@@ -470,7 +425,8 @@ pub fn measure_aggregation(
         shape.k,
     )?;
     log(&format!("setup: {}", outer_srs.identity.describe()));
-    let inner = inner_snark(b, statement, &inner_srs.params)?;
+    let keys_dir = proving_key::keys_dir(params_dir);
+    let inner = inner_snark(b, statement, &inner_srs.params, &keys_dir)?;
     log(&inner_line(&inner, statement));
     let Aggregated {
         layout,
@@ -480,7 +436,8 @@ pub fn measure_aggregation(
         proof,
         solidity,
         compiled,
-    } = aggregate(&inner, statement, shape, &outer_srs, solc, log)?;
+        ..
+    } = aggregate(&inner, statement, shape, &outer_srs, &keys_dir, solc, log)?;
     let data = evm_calldata(&instance, &proof);
     let (gas, deploy_gas, runtime, fits) = deploy_and_call(&compiled, &data)?;
     if gas.on_floor() {

@@ -16,7 +16,8 @@
 //!   (code hash or source) and the setup they trust (its `[τ]₂` in the verifier's code);
 //! - [`aggregated_folder`]: the aggregated proof folder (the batch proof verified inside an
 //!   aggregation circuit, whose verifier fits EIP-170), checked on the EVM with the wrapper;
-//!   `aggregation_prover` (feature `aggregate`) makes it.
+//!   `aggregation_prover` (feature `aggregate`) makes it, with the outer circuit and its
+//!   keys (made once, cached) from `outer_keys`.
 //!
 //! What the deployed verifier checks: the calldata is the instance column as 32-byte words
 //! followed by the proof (`batch_ecdsa::prover::transcript::evm_calldata`); it returns
@@ -32,6 +33,8 @@ pub mod chain;
 pub mod ecrecover;
 pub mod generate;
 pub mod measure;
+#[cfg(feature = "aggregate")]
+pub mod outer_keys;
 pub mod pinning;
 pub mod solc;
 pub mod wrapper;

@@ -10,6 +10,7 @@
 
 use std::path::PathBuf;
 
+use batch_ecdsa::prover::proving_key::KeySource;
 use batch_ecdsa::prover::srs::{SetupKind, SetupSource};
 use batch_ecdsa_circuits::ecdsa::{Statement, DIGEST_INSTANCE_CELLS};
 use batch_ecdsa_evm::aggregation_prover::{
@@ -64,9 +65,16 @@ fn outer_k_beyond_the_machine_is_refused_first() {
     assert!(!dir.exists(), "params made before the refusal");
 }
 
+/// The inner proof for the aggregation circuit, in snark-verifier's Poseidon transcript, with
+/// keys made once: a second batch of the same statement and size reads them from the prover's
+/// key cache, and its protocol (what the outer circuit and its cached keys are made for) is the
+/// first one's, while another statement's is not.
 #[test]
 fn inner_proof_for_aggregation() {
-    // `inner_snark` asserts the proof verifies natively in the Poseidon transcript.
+    let keys_dir = scratch().join("inner-keys");
+    let _ = std::fs::remove_dir_all(&keys_dir);
+    let (inner_srs, _) = load_setup(&SetupSource::Local, &scratch(), 14, 15).unwrap();
+    let mut protocols = Vec::new();
     for (statement, n) in [
         (
             Statement::Keys,
@@ -74,13 +82,29 @@ fn inner_proof_for_aggregation() {
         ),
         (Statement::Digest, DIGEST_INSTANCE_CELLS),
     ] {
-        let (inner_srs, _) = load_setup(&SetupSource::Local, &scratch(), 14, 15).unwrap();
-        let inner = inner_snark(1, statement, &inner_srs.params).unwrap();
-        assert_eq!(inner.k, 14, "{statement}");
-        assert_eq!(inner.snark.instances.len(), 1, "one instance column");
-        assert_eq!(inner.snark.instances[0].len(), n, "{statement}");
-        assert_eq!(inner.snark.protocol.num_instance, vec![n]);
+        // `inner_snark` asserts the proof verifies natively in the Poseidon transcript.
+        let first = inner_snark(1, statement, &inner_srs.params, &keys_dir).unwrap();
+        assert_eq!(first.k, 14, "{statement}");
+        assert_eq!(first.snark.instances.len(), 1, "one instance column");
+        assert_eq!(first.snark.instances[0].len(), n, "{statement}");
+        assert_eq!(first.snark.protocol.num_instance, vec![n]);
+        assert_eq!(
+            first.keys_source,
+            KeySource::Generated { rejected: None },
+            "{statement}"
+        );
+        let second = inner_snark(1, statement, &inner_srs.params, &keys_dir).unwrap();
+        assert_eq!(second.keys_source, KeySource::Cache, "{statement}");
+        let json = |s: &batch_ecdsa_evm::aggregation_prover::Inner| {
+            serde_json::to_string(&s.snark.protocol).unwrap()
+        };
+        assert_eq!(json(&first), json(&second), "{statement}");
+        protocols.push(json(&first));
     }
+    assert_ne!(
+        protocols[0], protocols[1],
+        "keys and digest share a protocol"
+    );
 }
 
 #[test]

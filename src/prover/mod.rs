@@ -4,7 +4,7 @@
 //!
 //! Layers, each using only those above it in this list: [`params`] (the setups this machine
 //! makes, and their cache) and [`srs`] (ceremony files, the three kinds of setup, identities), [`circuit`]
-//! (which circuit, its layout, witnesses from a batch file), [`proving_key`] (keygen, key hash,
+//! (which circuit, its layout, witnesses from a batch file), [`key_files`] (any circuit's proving key on disk, checked; a cache of one), [`proving_key`] (keygen, key hash,
 //! cache), [`transcript`] (Blake2b or the EVM's Keccak transcript), [`proof`] (create / verify,
 //! the proof file), [`expected`] (a proof file against the caller's batch), [`api`] (`Prover`, `Verifier`).
 
@@ -13,6 +13,7 @@ pub mod api;
 pub mod bars;
 pub mod circuit;
 pub mod expected;
+pub mod key_files;
 pub mod memory;
 pub mod params;
 pub mod proof;

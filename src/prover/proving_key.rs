@@ -30,11 +30,9 @@ use serde::{Deserialize, Serialize};
 use sha2::Digest;
 
 use super::circuit::{AnyCircuit, CircuitVisitor};
+use super::key_files::{check_file, read_pk, read_vk, write_pk_atomic, KEY_FORMAT};
 use crate::fsutil::write_atomic;
 use crate::native::hash::keccak256;
-
-/// Serialisation of cached keys: halo2's raw (Montgomery) form, the fastest to read back.
-const KEY_FORMAT: SerdeFormat = SerdeFormat::RawBytes;
 
 /// Errors of key generation and of the key cache.
 #[derive(Debug, thiserror::Error)]
@@ -158,16 +156,7 @@ impl CircuitVisitor<Result<ProvingKey<G1Affine>, String>> for ReadPk<'_> {
         self,
         circuit: &C,
     ) -> Result<ProvingKey<G1Affine>, String> {
-        let params = circuit.params();
-        let file = std::fs::File::open(self.0).map_err(|e| format!("{}: {e}", self.0.display()))?;
-        let mut reader = std::io::BufReader::with_capacity(1 << 22, file);
-        // halo2's polynomial reader panics on short input; the caller has already checked the
-        // file's hash, so this guard only matters for a file altered together with its hash.
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            ProvingKey::<G1Affine>::read::<_, C>(&mut reader, KEY_FORMAT, params)
-        }))
-        .map_err(|_| "the proving key does not parse".to_string())?
-        .map_err(|e| format!("the proving key does not parse: {e}"))
+        read_pk::<C>(self.0, circuit.params())
     }
 }
 
@@ -177,13 +166,7 @@ impl CircuitVisitor<Result<VerifyingKey<G1Affine>, String>> for ReadVk<'_> {
         self,
         circuit: &C,
     ) -> Result<VerifyingKey<G1Affine>, String> {
-        let bytes = self.0;
-        let params = circuit.params();
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            VerifyingKey::<G1Affine>::from_bytes::<C>(bytes, KEY_FORMAT, params)
-        }))
-        .map_err(|_| "the verifying key does not parse".to_string())?
-        .map_err(|e| format!("the verifying key does not parse: {e}"))
+        read_vk::<C>(self.0, circuit.params())
     }
 }
 
@@ -211,70 +194,6 @@ pub fn generate(
 fn read_meta(path: &Path) -> Result<KeyMeta, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("no metadata: {e}"))?;
     serde_json::from_str(&text).map_err(|e| format!("metadata is malformed: {e}"))
-}
-
-/// SHA-256 of a file, streamed (proving keys reach gigabytes at large k).
-fn file_sha256(path: &Path) -> std::io::Result<[u8; 32]> {
-    use std::io::Read;
-    let mut file = std::fs::File::open(path)?;
-    let mut hasher = sha2::Sha256::new();
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        let n = file.read(&mut buf)?;
-        if n == 0 {
-            break;
-        }
-        hasher.update(&buf[..n]);
-    }
-    Ok(hasher.finalize().into())
-}
-
-/// Checks a cached file against its recorded SHA-256 before anything parses it.
-fn check_file(path: &Path, sha256_hex: &str) -> Result<(), String> {
-    let hash = file_sha256(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    if hex::encode(hash) != sha256_hex {
-        return Err(format!(
-            "{} is corrupted (its hash differs from the recorded one)",
-            path.display()
-        ));
-    }
-    Ok(())
-}
-
-/// A writer that hashes what it writes.
-struct HashingWriter<W: std::io::Write> {
-    inner: W,
-    hasher: sha2::Sha256,
-    len: u64,
-}
-
-impl<W: std::io::Write> std::io::Write for HashingWriter<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.hasher.update(&buf[..n]);
-        self.len += n as u64;
-        Ok(n)
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
-    }
-}
-
-/// Streams a proving key to `path` through a temporary file and a rename (never half
-/// written); returns its SHA-256 and length.
-fn write_pk_atomic(path: &Path, pk: &ProvingKey<G1Affine>) -> std::io::Result<([u8; 32], u64)> {
-    use std::io::Write;
-    crate::fsutil::write_atomic_with(path, |file| {
-        let mut w = HashingWriter {
-            inner: std::io::BufWriter::with_capacity(1 << 22, file),
-            hasher: sha2::Sha256::new(),
-            len: 0,
-        };
-        pk.write(&mut w, KEY_FORMAT)?;
-        w.flush()?;
-        let HashingWriter { hasher, len, .. } = w;
-        Ok((hasher.finalize().into(), len))
-    })
 }
 
 /// The cached proving key, if the cache holds a sound one; `Err` says why not.

@@ -69,7 +69,8 @@ fn run(args: &Args) -> Result<(), String> {
         let ik = inner_k(args.count, args.statement).map_err(|e| e.to_string())?;
         let first = args.sweep.first().copied().unwrap_or(ik);
         let (inner_srs, _) = load_setup(&source, &args.setup.params_dir, ik, first.max(ik))?;
-        let inner = inner_snark(args.count, args.statement, &inner_srs.params)?;
+        let keys_dir = batch_ecdsa::prover::proving_key::keys_dir(&args.setup.params_dir);
+        let inner = inner_snark(args.count, args.statement, &inner_srs.params, &keys_dir)?;
         for &k in &args.sweep {
             let (_, outer) = load_setup(&source, &args.setup.params_dir, ik, k)?;
             let p = outer.params;

@@ -34,6 +34,7 @@ use std::process::ExitCode;
 use batch_ecdsa::cli::{load_signed_txs, write_stripped, BatchArgs, SetupArgs};
 use batch_ecdsa::prover::api::digest_pairs_of;
 use batch_ecdsa::prover::circuit::{witnesses_from_batch, WitnessBuildError};
+use batch_ecdsa::prover::proving_key;
 use batch_ecdsa::prover::transcript::scalar_word;
 use batch_ecdsa_circuits::ecdsa::Statement;
 use batch_ecdsa_evm::aggregated_folder::{
@@ -41,7 +42,7 @@ use batch_ecdsa_evm::aggregated_folder::{
     ACCUMULATOR_WORDS,
 };
 use batch_ecdsa_evm::aggregation_prover::{
-    aggregate, inner_k, inner_line, inner_snark_of, load_setup, OuterShape,
+    aggregate, inner_k, inner_line, inner_snark_of, load_setup, source_word, OuterShape,
 };
 use batch_ecdsa_evm::solc::Solc;
 use clap::Parser;
@@ -143,15 +144,17 @@ fn run(args: &Args) -> Result<(), ExitCode> {
     let (inner_srs, outer_srs) =
         load_setup(&source, &args.setup.params_dir, ik, args.k).map_err(|e| fail(2, [e]))?;
     log(&format!("setup: {}", outer_srs.identity.describe()));
-    let inner =
-        inner_snark_of(witnesses, statement, &inner_srs.params).map_err(|e| fail(2, [e]))?;
+    // Inner and outer keys are made once per statement, B, both k and setup, and cached here.
+    let keys_dir = proving_key::keys_dir(&args.setup.params_dir);
+    let inner = inner_snark_of(witnesses, statement, &inner_srs.params, &keys_dir)
+        .map_err(|e| fail(2, [e]))?;
     log(&inner_line(&inner, statement));
     let shape = OuterShape {
         k: args.k,
         lookup_bits: args.k as usize - 1,
     };
-    let agg =
-        aggregate(&inner, statement, shape, &outer_srs, &solc, &log).map_err(|e| fail(2, [e]))?;
+    let agg = aggregate(&inner, statement, shape, &outer_srs, &keys_dir, &solc, &log)
+        .map_err(|e| fail(2, [e]))?;
     let words: Vec<[u8; 32]> = agg.instance.iter().map(scalar_word).collect();
     let (accumulator, inner_words) = words.split_at(ACCUMULATOR_WORDS);
     let file = AggregatedProofFile::new(
@@ -201,13 +204,14 @@ fn run(args: &Args) -> Result<(), ExitCode> {
         ""
     };
     println!(
-        "{tag}B = {b}, {n} real ({statement}): inner k = {} proof {} bytes in {:.1} s; outer k = {} proof {} bytes in {:.1} s (keygen {:.1} s)",
+        "{tag}B = {b}, {n} real ({statement}): inner k = {} proof {} bytes in {:.1} s; outer k = {} proof {} bytes in {:.1} s (keys {} in {:.1} s)",
         inner.k,
         inner.snark.proof.len(),
         inner.prove.as_secs_f64(),
         args.k,
         agg.proof.len(),
         agg.outer_prove.as_secs_f64(),
+        source_word(&agg.outer_keys_source),
         agg.outer_keygen.as_secs_f64()
     );
     for line in on_chain.lines() {
@@ -225,9 +229,11 @@ fn run(args: &Args) -> Result<(), ExitCode> {
             "signatures": n,
             "inner_k": inner.k,
             "inner_proof_bytes": inner.snark.proof.len(),
+            "inner_keys": source_word(&inner.keys_source),
             "inner_keygen_s": inner.keygen.as_secs_f64(),
             "inner_prove_s": inner.prove.as_secs_f64(),
             "outer": agg.layout,
+            "outer_keys": source_word(&agg.outer_keys_source),
             "outer_keygen_s": agg.outer_keygen.as_secs_f64(),
             "outer_prove_s": agg.outer_prove.as_secs_f64(),
             "outer_proof_bytes": agg.proof.len(),

@@ -1,0 +1,224 @@
+//! The outer (aggregation) circuit and its keys, **made once** (feature `aggregate`).
+//!
+//! The outer circuit is snark-verifier-sdk 0.2.7's `AggregationCircuit` verifying one inner
+//! batch proof (SHPLONK, the inner verifying key as constants: `VerifierUniversality::None`),
+//! exposing the KZG accumulator then the inner proof's public inputs. Its proving key is a
+//! function of the inner circuit's *protocol* (what snark-verifier compiles from the inner
+//! verifying key: its commitments, domain, queries, number of public inputs and transcript
+//! seed — never the inner proof or its witnesses), the outer shape (k, lookup bits), the
+//! parameters (`τ·G₂` identifies the setup; the key uses its powers of `τ·G₁` of size 2^k) and the
+//! crate versions. [`outer_cache_key`] hashes exactly those, so the key made for the first batch
+//! of a statement, B, inner and outer k and setup is read back for every later one
+//! ([`load_or_generate`]; the checks of `batch_ecdsa::prover::key_files`: the cache key, the
+//! file's SHA-256, the verifying key's hash read back). halo2-base also needs the thread break
+//! points its keygen layout chose to prove with the key: they are stored beside it.
+//!
+//! A cache is not a root of trust: a user checks the outer proof with the verifier they pinned
+//! (`crate::pinning`), so a key altered together with its metadata yields a verifier or proofs
+//! the pinned contract refuses.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use batch_ecdsa::calldata::rows::{OuterLayout, OuterShape};
+use batch_ecdsa::native::hash::keccak256;
+use batch_ecdsa::prover::key_files;
+use batch_ecdsa::prover::proving_key::KeySource;
+use batch_ecdsa_circuits::ecdsa::Statement;
+use halo2_proofs::halo2curves::bn256::{Bn256, G1Affine};
+use halo2_proofs::halo2curves::group::GroupEncoding;
+use halo2_proofs::plonk::{keygen_pk, keygen_vk, ProvingKey};
+use halo2_proofs::poly::commitment::{Params, ParamsProver};
+use halo2_proofs::poly::kzg::commitment::ParamsKZG;
+use serde::{Deserialize, Serialize};
+use snark_verifier_sdk::halo2::aggregation::{
+    AggregationCircuit, AggregationConfigParams, VerifierUniversality,
+};
+use snark_verifier_sdk::snark_verifier::halo2_base::gates::circuit::CircuitBuilderStage;
+use snark_verifier_sdk::snark_verifier::halo2_base::gates::flex_gate::MultiPhaseThreadBreakPoints;
+use snark_verifier_sdk::{CircuitExt, Snark, SHPLONK};
+
+/// The outer circuit's proving key with what proving with it needs.
+pub struct OuterKeys {
+    pub layout: OuterLayout,
+    pub config: AggregationConfigParams,
+    pub break_points: MultiPhaseThreadBreakPoints,
+    pub pk: ProvingKey<G1Affine>,
+    /// The keygen time, or the time to read and check the cached key.
+    pub keygen: Duration,
+    /// Whether the key came from the cache (and, if made, why a cached one was refused).
+    pub source: KeySource,
+    /// Size of the serialised proving key.
+    pub pk_bytes: u64,
+}
+
+/// The aggregation circuit over `snark` at `stage` (module doc).
+pub(crate) fn aggregation_circuit(
+    stage: CircuitBuilderStage,
+    config: AggregationConfigParams,
+    params: &ParamsKZG<Bn256>,
+    snark: &Snark,
+) -> AggregationCircuit {
+    let mut circuit = AggregationCircuit::new::<SHPLONK>(
+        stage,
+        config,
+        params,
+        [snark.clone()],
+        VerifierUniversality::None,
+    );
+    // Public inputs: the accumulator, then the inner proof's (no previous accumulator).
+    circuit.expose_previous_instances(false);
+    circuit
+}
+
+/// Lays the outer circuit out for `shape` (no keys): its cells and the columns they need at
+/// that k (halo2-base's auto-configuration, 20 rows kept for blinding).
+pub fn outer_layout(
+    params: &ParamsKZG<Bn256>,
+    snark: &Snark,
+    shape: OuterShape,
+) -> (OuterLayout, AggregationConfigParams, AggregationCircuit) {
+    let config = AggregationConfigParams {
+        degree: shape.k,
+        lookup_bits: shape.lookup_bits,
+        ..Default::default()
+    };
+    let mut circuit = aggregation_circuit(CircuitBuilderStage::Keygen, config, params, snark);
+    let config = circuit.calculate_params(Some(20));
+    let stats = circuit.builder.statistics();
+    let layout = OuterLayout {
+        shape,
+        advice_cells: stats.gate.total_advice_per_phase.iter().sum(),
+        lookup_cells: stats.total_lookup_advice_per_phase.iter().sum(),
+        fixed_cells: stats.gate.total_fixed,
+        num_advice: config.num_advice,
+        num_lookup_advice: config.num_lookup_advice,
+        num_fixed: config.num_fixed,
+        num_instance: circuit.num_instance().iter().sum(),
+    };
+    (layout, config, circuit)
+}
+
+/// Makes the outer circuit's proving key for `shape` (`params` of exactly `shape.k`), no cache.
+pub fn outer_keygen(
+    params: &ParamsKZG<Bn256>,
+    snark: &Snark,
+    shape: OuterShape,
+) -> Result<OuterKeys, String> {
+    let (layout, config, circuit) = outer_layout(params, snark, shape);
+    let t = Instant::now();
+    let vk = keygen_vk(params, &circuit).map_err(|e| format!("outer keygen_vk: {e:?}"))?;
+    let pk = keygen_pk(params, vk, &circuit).map_err(|e| format!("outer keygen_pk: {e:?}"))?;
+    Ok(OuterKeys {
+        layout,
+        config,
+        break_points: circuit.break_points(),
+        pk,
+        keygen: t.elapsed(),
+        source: KeySource::Generated { rejected: None },
+        pk_bytes: 0,
+    })
+}
+
+/// What the cache stores beside the outer key besides its configuration: the break points and
+/// the layout, and what it is for (for a reader; the cache key decides).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OuterExtra {
+    statement: String,
+    batch_size: usize,
+    inner_k: u32,
+    layout: OuterLayout,
+    break_points: MultiPhaseThreadBreakPoints,
+}
+
+/// The cache key of the outer keys (module doc): Keccak-256 of a version tag, the inner
+/// protocol (serialised), the outer shape, the parameters' k, `τ·G₂` and first `τ·G₁`
+/// power, and the crate versions.
+pub fn outer_cache_key(
+    params: &ParamsKZG<Bn256>,
+    snark: &Snark,
+    shape: OuterShape,
+) -> Result<[u8; 32], String> {
+    let protocol = serde_json::to_vec(&snark.protocol)
+        .map_err(|e| format!("the inner protocol does not serialise: {e}"))?;
+    let mut data =
+        b"batch-ecdsa outer keys v1\nSHPLONK, inner vk as constants, no previous instances\n"
+            .to_vec();
+    data.extend_from_slice(&keccak256(&protocol));
+    data.extend_from_slice(&shape.k.to_le_bytes());
+    data.extend_from_slice(&(shape.lookup_bits as u64).to_le_bytes());
+    data.extend_from_slice(&params.k().to_le_bytes());
+    data.extend_from_slice(params.s_g2().to_bytes().as_ref());
+    if let Some(g1) = params.get_g().get(1) {
+        data.extend_from_slice(g1.to_bytes().as_ref());
+    }
+    data.extend_from_slice(
+        format!(
+            "\nbatch-ecdsa {}\nhalo2-axiom 0.5\nsnark-verifier-sdk 0.2.7\n",
+            env!("CARGO_PKG_VERSION")
+        )
+        .as_bytes(),
+    );
+    Ok(keccak256(&data))
+}
+
+/// Where the outer keys of `statement`, B and both k live under `keys_dir`.
+fn stem(
+    keys_dir: &Path,
+    statement: Statement,
+    batch_size: usize,
+    inner_k: u32,
+    shape: OuterShape,
+    key: &[u8; 32],
+) -> PathBuf {
+    keys_dir.join(format!(
+        "aggregation-{statement}-b{batch_size}-ik{inner_k}-k{}-{}",
+        shape.k,
+        &hex::encode(key)[..16]
+    ))
+}
+
+/// The outer keys for the inner proof `snark` (of `statement`, B, `inner_k`) and `shape`: read
+/// from `keys_dir` when it holds sound ones for exactly this inner protocol, shape and setup,
+/// else made ([`outer_keygen`]) and stored there (module doc).
+pub fn load_or_generate(
+    params: &ParamsKZG<Bn256>,
+    snark: &Snark,
+    statement: Statement,
+    batch_size: usize,
+    inner_k: u32,
+    shape: OuterShape,
+    keys_dir: &Path,
+) -> Result<OuterKeys, String> {
+    if params.k() != shape.k {
+        return Err(format!(
+            "the outer params have k = {}, the outer circuit k = {}",
+            params.k(),
+            shape.k
+        ));
+    }
+    let key = outer_cache_key(params, snark, shape)?;
+    let stem = stem(keys_dir, statement, batch_size, inner_k, shape, &key);
+    let cached = key_files::load_or_generate::<AggregationCircuit, OuterExtra>(&stem, &key, || {
+        let keys = outer_keygen(params, snark, shape)?;
+        let extra = OuterExtra {
+            statement: statement.to_string(),
+            batch_size,
+            inner_k,
+            layout: keys.layout,
+            break_points: keys.break_points,
+        };
+        Ok((keys.pk, keys.config, extra))
+    })
+    .map_err(|e| format!("outer keys: {e}"))?;
+    Ok(OuterKeys {
+        layout: cached.extra.layout,
+        config: cached.config,
+        break_points: cached.extra.break_points,
+        pk: cached.pk,
+        keygen: cached.elapsed,
+        source: cached.source,
+        pk_bytes: cached.pk_bytes,
+    })
+}
