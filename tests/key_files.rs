@@ -199,7 +199,8 @@ fn every_altered_cache_file_is_refused_and_the_key_made_again() {
         (
             "another configuration recorded",
             |s| edit_meta(s, |m| m["config"]["columns"] = 4.into()),
-            "",
+            // Read as a 4-column circuit, the key runs out of bytes or hashes otherwise.
+            "the",
         ),
         (
             "an unknown metadata field",
@@ -209,7 +210,7 @@ fn every_altered_cache_file_is_refused_and_the_key_made_again() {
         (
             "the key file removed",
             |s| std::fs::remove_file(s.with_extension("pk")).unwrap(),
-            "",
+            "toy.pk",
         ),
     ];
     for (name, tamper, reason) in cases {
@@ -221,6 +222,12 @@ fn every_altered_cache_file_is_refused_and_the_key_made_again() {
         assert_eq!(made, 2, "{name}: the altered cache was used");
         let why = rejected(&again);
         assert!(why.contains(reason), "{name}: {why}");
+        if name == "another configuration recorded" {
+            assert!(
+                why.contains("does not parse") || why.contains("vk hash differs"),
+                "{name}: {why}"
+            );
+        }
         assert_eq!(again.vk_hash, honest.vk_hash, "{name}");
         // The cache was rewritten: the next load reads it.
         let third = load(&stem, [9; 32], toy, &params, &mut made);

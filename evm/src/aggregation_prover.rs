@@ -39,13 +39,12 @@ use halo2_proofs::poly::kzg::commitment::ParamsKZG;
 use snark_verifier_sdk::evm::{gen_evm_proof_shplonk, gen_evm_verifier_sol_code};
 use snark_verifier_sdk::halo2::aggregation::AggregationCircuit;
 use snark_verifier_sdk::halo2::gen_proof_shplonk;
-use snark_verifier_sdk::snark_verifier::halo2_base::gates::circuit::CircuitBuilderStage;
 use snark_verifier_sdk::snark_verifier::system::halo2::{compile, Config};
 use snark_verifier_sdk::{CircuitExt, Snark, SHPLONK};
 
 use crate::chain::{deploy, CallGas, CallOutcome};
 use crate::measure::demo_file;
-use crate::outer_keys::{self, aggregation_circuit, outer_layout, OuterKeys};
+use crate::outer_keys::{self, outer_layout, OuterKeys, OuterTarget};
 use crate::pinning::Header;
 use crate::solc::{Compiled, Solc};
 use crate::EIP170_CODE_LIMIT;
@@ -193,21 +192,23 @@ pub fn inner_snark_of(
     })
 }
 
-/// The outer proof (Keccak transcript, SHPLONK) and its public inputs.
+/// The outer proof (Keccak transcript, SHPLONK) of `circuit` (from
+/// [`outer_keys::prover_circuit`], checked against the keys) and its public inputs. The sdk
+/// asserts that the proof verifies natively; that assertion is returned as an error.
 pub fn outer_prove(
     params: &ParamsKZG<Bn256>,
     keys: &OuterKeys,
-    snark: &Snark,
-) -> (Vec<Fr>, Vec<u8>, Duration) {
+    circuit: AggregationCircuit,
+) -> Result<(Vec<Fr>, Vec<u8>, Duration), String> {
     let t = Instant::now();
-    let circuit = aggregation_circuit(CircuitBuilderStage::Prover, keys.config, params, snark)
-        .use_break_points(keys.break_points.clone());
     let instances = circuit.instances();
-    // Asserts the proof verifies natively.
-    let proof = gen_evm_proof_shplonk(params, &keys.pk, circuit, instances.clone());
+    let proof = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        gen_evm_proof_shplonk(params, &keys.pk, circuit, instances.clone())
+    }))
+    .map_err(|_| "the outer proof does not verify natively with its own key".to_string())?;
     let elapsed = t.elapsed();
     let instance = instances.into_iter().next().unwrap_or_default();
-    (instance, proof, elapsed)
+    Ok((instance, proof, elapsed))
 }
 
 /// The outer verifier's Solidity (with `header` at its top, when given) and bytecode for the
@@ -350,24 +351,43 @@ pub fn aggregate(
         ));
     }
     let params = &outer.params;
-    let keys = outer_keys::load_or_generate(
-        params,
-        &inner.snark,
+    let target = OuterTarget {
+        snark: &inner.snark,
         statement,
-        inner.batch_size,
-        inner.k,
+        batch_size: inner.batch_size,
+        inner_k: inner.k,
         shape,
-        keys_dir,
-    )?;
+    };
+    let mut keys = outer_keys::load_or_generate(params, &target, keys_dir)?;
+    let t = Instant::now();
+    let circuit = match outer_keys::prover_circuit(params, &keys, &inner.snark) {
+        Ok(c) => c,
+        // Cached keys of another build of the outer circuit: made again, once.
+        Err(why) if keys.source == KeySource::Cache => {
+            log(&format!(
+                "outer: the cached keys are refused ({why}); making them again"
+            ));
+            keys = outer_keys::regenerate(params, &target, keys_dir, why)?;
+            outer_keys::prover_circuit(params, &keys, &inner.snark)?
+        }
+        Err(why) => return Err(why),
+    };
+    let witness = t.elapsed();
     log(&format!(
-        "outer: {:?}, keys {} in {:.1} s ({} MiB), peak RSS {:?} MiB",
+        "outer: {:?}, keys {} in {:.1} s ({} MiB){}, peak RSS {:?} MiB",
         keys.layout,
         source_word(&keys.source),
         keys.keygen.as_secs_f64(),
         keys.pk_bytes >> 20,
+        keys.not_stored
+            .as_ref()
+            .map(|e| format!(", NOT cached: {e}"))
+            .unwrap_or_default(),
         peak_rss_mib()
     ));
-    let (instance, proof, prove) = outer_prove(params, &keys, &inner.snark);
+    let (instance, proof, prove) = outer_prove(params, &keys, circuit)?;
+    // The proof's time includes laying out its witness (as it did before keys were cached).
+    let prove = prove + witness;
     log(&format!(
         "outer proof: {} bytes, {:.1} s, peak RSS {:?} MiB",
         proof.len(),
@@ -431,6 +451,7 @@ pub fn measure_aggregation(
     let Aggregated {
         layout,
         outer_keygen,
+        outer_keys_source,
         outer_prove: prove,
         instance,
         proof,
@@ -465,9 +486,11 @@ pub fn measure_aggregation(
         inner_public_inputs: inner.snark.instances[0].len() as u64,
         inner_proof_bytes: inner.snark.proof.len() as u64,
         inner_keygen_s: inner.keygen.as_secs_f64(),
+        inner_keys_cached: Some(inner.keys_source == KeySource::Cache),
         inner_prove_s: inner.prove.as_secs_f64(),
         outer: layout,
         outer_keygen_s: outer_keygen.as_secs_f64(),
+        outer_keys_cached: Some(outer_keys_source == KeySource::Cache),
         outer_prove_s: prove.as_secs_f64(),
         outer_proof_bytes: proof.len() as u64,
         outer_public_inputs: instance.len() as u64,

@@ -50,6 +50,8 @@ pub struct OuterKeys {
     pub source: KeySource,
     /// Size of the serialised proving key.
     pub pk_bytes: u64,
+    /// Why made keys could not be stored (they are used all the same).
+    pub not_stored: Option<String>,
 }
 
 /// The aggregation circuit over `snark` at `stage` (module doc).
@@ -117,6 +119,7 @@ pub fn outer_keygen(
         keygen: t.elapsed(),
         source: KeySource::Generated { rejected: None },
         pk_bytes: 0,
+        not_stored: None,
     })
 }
 
@@ -132,9 +135,21 @@ struct OuterExtra {
     break_points: MultiPhaseThreadBreakPoints,
 }
 
-/// The cache key of the outer keys (module doc): Keccak-256 of a version tag, the inner
-/// protocol (serialised), the outer shape, the parameters' k, `τ·G₂` and first `τ·G₁`
-/// power, and the crate versions.
+/// The crates whose code the outer circuit is, as `Cargo.lock` pins them (a unit test holds
+/// this list to the lock file, so a version bump changes every outer cache key).
+pub const OUTER_STACK: &[(&str, &str)] = &[
+    ("halo2-axiom", "0.5.3"),
+    ("halo2curves-axiom", "0.7.3"),
+    ("halo2-base", "0.5.5"),
+    ("halo2-ecc", "0.5.5"),
+    ("snark-verifier", "0.2.7"),
+    ("snark-verifier-sdk", "0.2.7"),
+];
+
+/// The cache key of the outer keys (module doc): Keccak-256 of a version tag, how the circuit
+/// is built (SHPLONK, the inner key as constants, no previous instances, 20 blinding rows), the
+/// inner protocol (serialised), the outer shape, the parameters' k, `τ·G₂` and `τ·G₁`, and
+/// the crates' versions ([`OUTER_STACK`] and this crate's).
 pub fn outer_cache_key(
     params: &ParamsKZG<Bn256>,
     snark: &Snark,
@@ -142,9 +157,8 @@ pub fn outer_cache_key(
 ) -> Result<[u8; 32], String> {
     let protocol = serde_json::to_vec(&snark.protocol)
         .map_err(|e| format!("the inner protocol does not serialise: {e}"))?;
-    let mut data =
-        b"batch-ecdsa outer keys v1\nSHPLONK, inner vk as constants, no previous instances\n"
-            .to_vec();
+    let mut data = b"batch-ecdsa outer keys v1\nSHPLONK, VerifierUniversality::None, expose_previous_instances(false), calculate_params(Some(20))\n"
+        .to_vec();
     data.extend_from_slice(&keccak256(&protocol));
     data.extend_from_slice(&shape.k.to_le_bytes());
     data.extend_from_slice(&(shape.lookup_bits as u64).to_le_bytes());
@@ -153,13 +167,10 @@ pub fn outer_cache_key(
     if let Some(g1) = params.get_g().get(1) {
         data.extend_from_slice(g1.to_bytes().as_ref());
     }
-    data.extend_from_slice(
-        format!(
-            "\nbatch-ecdsa {}\nhalo2-axiom 0.5\nsnark-verifier-sdk 0.2.7\n",
-            env!("CARGO_PKG_VERSION")
-        )
-        .as_bytes(),
-    );
+    data.extend_from_slice(format!("\nbatch-ecdsa-evm {}\n", env!("CARGO_PKG_VERSION")).as_bytes());
+    for (name, version) in OUTER_STACK {
+        data.extend_from_slice(format!("{name} {version}\n").as_bytes());
+    }
     Ok(keccak256(&data))
 }
 
@@ -179,40 +190,35 @@ fn stem(
     ))
 }
 
-/// The outer keys for the inner proof `snark` (of `statement`, B, `inner_k`) and `shape`: read
-/// from `keys_dir` when it holds sound ones for exactly this inner protocol, shape and setup,
-/// else made ([`outer_keygen`]) and stored there (module doc).
-pub fn load_or_generate(
-    params: &ParamsKZG<Bn256>,
-    snark: &Snark,
-    statement: Statement,
-    batch_size: usize,
-    inner_k: u32,
-    shape: OuterShape,
-    keys_dir: &Path,
-) -> Result<OuterKeys, String> {
-    if params.k() != shape.k {
-        return Err(format!(
-            "the outer params have k = {}, the outer circuit k = {}",
-            params.k(),
-            shape.k
-        ));
-    }
-    let key = outer_cache_key(params, snark, shape)?;
-    let stem = stem(keys_dir, statement, batch_size, inner_k, shape, &key);
-    let cached = key_files::load_or_generate::<AggregationCircuit, OuterExtra>(&stem, &key, || {
-        let keys = outer_keygen(params, snark, shape)?;
+/// What the outer keys are for: the inner proof, its statement, B and k, the outer shape.
+pub struct OuterTarget<'a> {
+    pub snark: &'a Snark,
+    pub statement: Statement,
+    pub batch_size: usize,
+    pub inner_k: u32,
+    pub shape: OuterShape,
+}
+
+fn generator<'a>(
+    params: &'a ParamsKZG<Bn256>,
+    t: &'a OuterTarget<'a>,
+) -> impl FnOnce() -> Result<(ProvingKey<G1Affine>, AggregationConfigParams, OuterExtra), String> + 'a
+{
+    move || {
+        let keys = outer_keygen(params, t.snark, t.shape)?;
         let extra = OuterExtra {
-            statement: statement.to_string(),
-            batch_size,
-            inner_k,
+            statement: t.statement.to_string(),
+            batch_size: t.batch_size,
+            inner_k: t.inner_k,
             layout: keys.layout,
             break_points: keys.break_points,
         };
         Ok((keys.pk, keys.config, extra))
-    })
-    .map_err(|e| format!("outer keys: {e}"))?;
-    Ok(OuterKeys {
+    }
+}
+
+fn from_cached(cached: key_files::CachedKey<AggregationConfigParams, OuterExtra>) -> OuterKeys {
+    OuterKeys {
         layout: cached.extra.layout,
         config: cached.config,
         break_points: cached.extra.break_points,
@@ -220,5 +226,112 @@ pub fn load_or_generate(
         keygen: cached.elapsed,
         source: cached.source,
         pk_bytes: cached.pk_bytes,
-    })
+        not_stored: cached.not_stored,
+    }
+}
+
+fn checked_params(params: &ParamsKZG<Bn256>, t: &OuterTarget) -> Result<(), String> {
+    if params.k() != t.shape.k {
+        return Err(format!(
+            "the outer params have k = {}, the outer circuit k = {}",
+            params.k(),
+            t.shape.k
+        ));
+    }
+    Ok(())
+}
+
+/// The outer keys for `target`: read from `keys_dir` when it holds sound ones for exactly this
+/// inner protocol, shape and setup, else made ([`outer_keygen`]) and stored there (module doc).
+pub fn load_or_generate(
+    params: &ParamsKZG<Bn256>,
+    target: &OuterTarget,
+    keys_dir: &Path,
+) -> Result<OuterKeys, String> {
+    checked_params(params, target)?;
+    let key = outer_cache_key(params, target.snark, target.shape)?;
+    let stem = stem(
+        keys_dir,
+        target.statement,
+        target.batch_size,
+        target.inner_k,
+        target.shape,
+        &key,
+    );
+    key_files::load_or_generate::<AggregationCircuit, OuterExtra>(
+        &stem,
+        &key,
+        generator(params, target),
+    )
+    .map(from_cached)
+    .map_err(|e| format!("outer keys: {e}"))
+}
+
+/// Makes the outer keys for `target` whatever the cache holds and stores them (`rejected`: why
+/// the cached ones were not used).
+pub fn regenerate(
+    params: &ParamsKZG<Bn256>,
+    target: &OuterTarget,
+    keys_dir: &Path,
+    rejected: String,
+) -> Result<OuterKeys, String> {
+    checked_params(params, target)?;
+    let key = outer_cache_key(params, target.snark, target.shape)?;
+    let stem = stem(
+        keys_dir,
+        target.statement,
+        target.batch_size,
+        target.inner_k,
+        target.shape,
+        &key,
+    );
+    key_files::generate_and_store::<AggregationCircuit, OuterExtra>(
+        &stem,
+        &key,
+        generator(params, target),
+        Some(rejected),
+    )
+    .map(from_cached)
+    .map_err(|e| format!("outer keys: {e}"))
+}
+
+/// The outer circuit at the prover stage for `snark`, laid out with the keys' configuration and
+/// break points, **checked against the layout the keys were made for**: the same advice, lookup
+/// cells and public inputs (the prover stage does not count constants, so fixed cells are
+/// not compared), one break point per advice column but the last. A key
+/// made by another build of the outer circuit (the cache key names the crates, not every line
+/// of their code) or metadata altered with it is refused here, before halo2-base would index
+/// past its columns.
+pub fn prover_circuit(
+    params: &ParamsKZG<Bn256>,
+    keys: &OuterKeys,
+    snark: &Snark,
+) -> Result<AggregationCircuit, String> {
+    let circuit = aggregation_circuit(CircuitBuilderStage::Prover, keys.config, params, snark);
+    let stats = circuit.builder.statistics();
+    let now = (
+        stats.gate.total_advice_per_phase.iter().sum::<usize>(),
+        stats.total_lookup_advice_per_phase.iter().sum::<usize>(),
+        circuit.num_instance().iter().sum::<usize>(),
+    );
+    let l = &keys.layout;
+    let recorded = (l.advice_cells, l.lookup_cells, l.num_instance);
+    if now != recorded {
+        return Err(format!(
+            "the outer circuit lays out (advice cells, lookup cells, public inputs) = {now:?}, its keys were made for {recorded:?}"
+        ));
+    }
+    let shape_ok = keys.break_points.len() == 1
+        && keys.break_points[0].len() + 1 == keys.config.num_advice
+        && l.num_advice == keys.config.num_advice
+        && l.num_lookup_advice == keys.config.num_lookup_advice
+        && l.num_fixed == keys.config.num_fixed;
+    if !shape_ok {
+        return Err(format!(
+            "the keys' break points ({:?} per phase) do not fit their {} advice columns",
+            keys.break_points.iter().map(Vec::len).collect::<Vec<_>>(),
+            keys.config.num_advice
+        ));
+    }
+    Ok(circuit.use_break_points(keys.break_points.clone()))
 }

@@ -16,6 +16,7 @@ use batch_ecdsa_circuits::ecdsa::{Statement, DIGEST_INSTANCE_CELLS};
 use batch_ecdsa_evm::aggregation_prover::{
     inner_snark, load_setup, measure_aggregation, outer_memory_floor, OuterShape, ACCUMULATOR_LIMBS,
 };
+use batch_ecdsa_evm::outer_keys::outer_cache_key;
 use batch_ecdsa_evm::solc::Solc;
 use batch_ecdsa_evm::EIP170_CODE_LIMIT;
 
@@ -73,8 +74,16 @@ fn outer_k_beyond_the_machine_is_refused_first() {
 fn inner_proof_for_aggregation() {
     let keys_dir = scratch().join("inner-keys");
     let _ = std::fs::remove_dir_all(&keys_dir);
-    let (inner_srs, _) = load_setup(&SetupSource::Local, &scratch(), 14, 15).unwrap();
+    let (inner_srs, outer_srs) = load_setup(&SetupSource::Local, &scratch(), 14, 15).unwrap();
+    let shape = OuterShape {
+        k: 15,
+        lookup_bits: 14,
+    };
+    let outer_key = |inner: &batch_ecdsa_evm::aggregation_prover::Inner, shape| {
+        outer_cache_key(&outer_srs.params, &inner.snark, shape).unwrap()
+    };
     let mut protocols = Vec::new();
+    let mut outer_keys = Vec::new();
     for (statement, n) in [
         (
             Statement::Keys,
@@ -100,10 +109,23 @@ fn inner_proof_for_aggregation() {
         };
         assert_eq!(json(&first), json(&second), "{statement}");
         protocols.push(json(&first));
+        // The outer keys of the first batch serve the second (another batch of the same
+        // statement and B), never another outer shape.
+        assert_eq!(outer_key(&first, shape), outer_key(&second, shape));
+        let other = OuterShape {
+            lookup_bits: 13,
+            ..shape
+        };
+        assert_ne!(outer_key(&first, shape), outer_key(&first, other));
+        outer_keys.push(outer_key(&first, shape));
     }
     assert_ne!(
         protocols[0], protocols[1],
         "keys and digest share a protocol"
+    );
+    assert_ne!(
+        outer_keys[0], outer_keys[1],
+        "keys and digest share outer keys"
     );
 }
 

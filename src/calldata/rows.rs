@@ -168,10 +168,19 @@ pub struct AggregateRow {
     pub inner_k: u32,
     pub inner_public_inputs: u64,
     pub inner_proof_bytes: u64,
+    /// The inner keygen time, or the time to read the cached keys when `inner_keys_cached`.
     pub inner_keygen_s: f64,
+    /// Whether the inner keys were read from the cache (absent in rows from before the cache).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inner_keys_cached: Option<bool>,
     pub inner_prove_s: f64,
     pub outer: OuterLayout,
+    /// The outer keygen time (with its layout), or the time to read the cached keys when
+    /// `outer_keys_cached`.
     pub outer_keygen_s: f64,
+    /// Whether the outer keys were read from the cache (absent in rows from before the cache).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outer_keys_cached: Option<bool>,
     pub outer_prove_s: f64,
     pub outer_proof_bytes: u64,
     pub outer_public_inputs: u64,

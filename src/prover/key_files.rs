@@ -11,7 +11,9 @@
 //! parameters' `τ·G₂`, crate versions); the file's SHA-256 must be the recorded one (so a
 //! truncated or altered file never reaches halo2's reader); the [`vk_hash`] of the key read back
 //! must be the recorded one. A key failing any check is generated again and the cache
-//! rewritten, and the reason is returned. A cache is a speed-up, never a root of trust: a
+//! rewritten, and the reason is returned. The caller's metadata (`extra`) is stored as it was
+//! given and read back unchecked: a caller that relies on it checks it against what it
+//! recomputes (the outer keys compare the layout they record with the prover's). A cache is a speed-up, never a root of trust: a
 //! verifier pins its own verifying key or contract (`docs/trusted-setup.md`), so a key altered
 //! together with its metadata gives proofs that the pinned verifier refuses.
 
@@ -26,8 +28,11 @@ use serde::{Deserialize, Serialize};
 use sha2::Digest;
 
 use super::proving_key::{vk_hash, KeyError, KeySource};
-use crate::fsutil::{write_atomic, write_atomic_with};
+use crate::fsutil::{read_text_bounded, write_atomic, write_atomic_with};
 use batch_ecdsa_circuits::layout::Native;
+
+/// The largest metadata file read (its break points and layout are a few kilobytes).
+const META_LIMIT: u64 = 16 << 20;
 
 /// Serialisation of cached keys: halo2's raw (Montgomery) form, the fastest to read back.
 pub const KEY_FORMAT: SerdeFormat = SerdeFormat::RawBytes;
@@ -148,8 +153,11 @@ pub struct CachedKey<P, X> {
     pub source: KeySource,
     /// Time to generate the key, or to read and check it.
     pub elapsed: Duration,
-    /// Size of the serialised proving key in bytes.
+    /// Size of the serialised proving key in bytes (0 when it could not be stored).
     pub pk_bytes: u64,
+    /// Why a generated key could not be stored (a full disk, a read-only folder): the key is
+    /// still returned, so the work it took is not lost; the next run makes it again.
+    pub not_stored: Option<String>,
 }
 
 fn load_cached<C, X>(stem: &Path, key: &[u8; 32]) -> Result<CachedKey<C::Params, X>, String>
@@ -160,7 +168,8 @@ where
 {
     let start = Instant::now();
     let meta_path = stem.with_extension("json");
-    let text = std::fs::read_to_string(&meta_path).map_err(|e| format!("no metadata: {e}"))?;
+    let text =
+        read_text_bounded(&meta_path, META_LIMIT).map_err(|e| format!("no metadata: {e}"))?;
     let meta: CachedMeta<C::Params, X> =
         serde_json::from_str(&text).map_err(|e| format!("metadata is malformed: {e}"))?;
     if meta.cache_key != hex::encode(key) {
@@ -182,6 +191,7 @@ where
         source: KeySource::Cache,
         elapsed: start.elapsed(),
         pk_bytes,
+        not_stored: None,
     })
 }
 
@@ -221,8 +231,8 @@ fn store<P: Serialize, X: Serialize>(
 
 /// The proving key of circuit type `C` cached at `stem` under the cache key `key`: read and
 /// checked (module doc) when the cache holds a sound one, else made by `generate` (which returns
-/// the key, the circuit's configuration and the caller's metadata) and stored. `elapsed` is the
-/// read-and-check time, or `generate`'s alone.
+/// the key, the circuit's configuration and the caller's metadata) and stored
+/// ([`generate_and_store`]). `elapsed` is the read-and-check time, or `generate`'s alone.
 pub fn load_or_generate<C, X>(
     stem: &Path,
     key: &[u8; 32],
@@ -238,10 +248,30 @@ where
         Err(reason) if stem.with_extension("json").exists() => Some(reason),
         Err(_) => None,
     };
+    generate_and_store::<C, X>(stem, key, generate, rejected)
+}
+
+/// Makes the key with `generate` whatever the cache holds and stores it at `stem` (replacing
+/// what was there); `rejected` says why the cached key was not used. A key that cannot be
+/// stored is returned all the same, with the reason in [`CachedKey::not_stored`].
+pub fn generate_and_store<C, X>(
+    stem: &Path,
+    key: &[u8; 32],
+    generate: impl FnOnce() -> Result<(ProvingKey<G1Affine>, C::Params, X), String>,
+    rejected: Option<String>,
+) -> Result<CachedKey<C::Params, X>, KeyError>
+where
+    C: Circuit<Native>,
+    C::Params: Serialize + DeserializeOwned + Clone,
+    X: Serialize + DeserializeOwned,
+{
     let start = Instant::now();
     let (pk, config, extra) = generate().map_err(KeyError::Keygen)?;
     let elapsed = start.elapsed();
-    let pk_bytes = store(stem, key, &pk, &config, &extra)?;
+    let (pk_bytes, not_stored) = match store(stem, key, &pk, &config, &extra) {
+        Ok(len) => (len, None),
+        Err(e) => (0, Some(e.to_string())),
+    };
     Ok(CachedKey {
         vk_hash: vk_hash(pk.get_vk()),
         pk,
@@ -250,5 +280,6 @@ where
         source: KeySource::Generated { rejected },
         elapsed,
         pk_bytes,
+        not_stored,
     })
 }
