@@ -61,7 +61,7 @@ use crate::chain::{CallGas, CallOutcome};
 use crate::solc::{Compiled, Solc};
 use crate::wrapper::{
     aggregated_wrapper_config, verify_hashes_calldata, verify_transactions_calldata, wrapper_proof,
-    WrapperChain, WrapperCode, WrapperRevert, AGGREGATED_PREFIX_WORDS,
+    ProofLayout, WrapperChain, WrapperCode, WrapperRevert, AGGREGATED_PREFIX_WORDS,
 };
 use crate::EIP170_CODE_LIMIT;
 
@@ -624,14 +624,22 @@ pub fn verify_on_chain(
     let verifier = solc
         .compile(verifier_sol)
         .map_err(|e| bad(format!("the verifier does not compile: {e}")))?;
+    // The wrapper is configured with the layout the verifier states (its header; the
+    // 6-column outer circuit's for verifiers from before layouts were recorded).
+    let layout = Header::parse(verifier_sol)
+        .map_err(AggregatedError::Invalid)?
+        .map(|h| h.wrapper_layout())
+        .unwrap_or(crate::wrapper::AGGREGATED_PROOF_LAYOUT);
     let code = WrapperCode::compile(solc).map_err(bad)?;
-    verify_compiled(decoded, &verifier, &code.wrapper, payloads)
+    verify_compiled(decoded, &verifier, layout, &code.wrapper, payloads)
 }
 
-/// [`verify_on_chain`] with the verifier and the wrapper already compiled.
+/// [`verify_on_chain`] with the verifier and the wrapper already compiled, the wrapper
+/// deployed with the verifier's proof `layout`.
 pub fn verify_compiled(
     decoded: &Decoded,
     verifier: &Compiled,
+    layout: ProofLayout,
     wrapper: &Compiled,
     payloads: Option<&[Vec<u8>]>,
 ) -> Result<OnChain, AggregatedError> {
@@ -647,7 +655,7 @@ pub fn verify_compiled(
         wrapper,
         &verifier.creation,
         false,
-        &aggregated_wrapper_config(decoded.batch_size),
+        &aggregated_wrapper_config(decoded.batch_size, layout),
     )
     .map_err(bad)?;
     let calldata = decoded.verifier_calldata();

@@ -47,6 +47,7 @@ use crate::measure::demo_file;
 use crate::outer_keys::{self, outer_layout, OuterKeys, OuterTarget};
 use crate::pinning::Header;
 use crate::solc::{Compiled, Solc};
+use crate::wrapper::ProofLayout;
 use crate::EIP170_CODE_LIMIT;
 
 /// Field elements of the KZG accumulator the outer circuit exposes first (two G1 points,
@@ -230,6 +231,29 @@ pub fn outer_verifier(
     Ok((sol, compiled))
 }
 
+/// The layout of the outer circuit's EVM proof (SHPLONK) after its public inputs, from its
+/// verifying key: snark-verifier reads the witness commitments phase by phase, then the
+/// quotient's chunks (64 bytes each, uncompressed points), then every evaluation (32 bytes),
+/// then the two opening points W, W' (128 bytes).
+pub fn outer_proof_layout(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    num_instance: usize,
+) -> ProofLayout {
+    let protocol = compile(
+        params,
+        vk,
+        Config::kzg().with_num_instance(vec![num_instance]),
+    );
+    let commitments = protocol.num_witness.iter().sum::<usize>() + protocol.quotient.num_chunk();
+    let evaluations = protocol.evaluations.len();
+    ProofLayout {
+        rest_bytes: 64 * commitments + 32 * evaluations + 128,
+        scalars_offset: 64 * commitments,
+        scalars_count: evaluations,
+    }
+}
+
 /// The outer layout and verifying key for `shape` (no proving key, no proof): to size the
 /// verifier across shapes.
 pub fn outer_vk(
@@ -313,6 +337,9 @@ pub fn inner_line(inner: &Inner, statement: Statement) -> String {
 
 /// An inner proof aggregated: the outer proof, its public inputs and its verifier.
 pub struct Aggregated {
+    /// The outer proof's layout after its public inputs (the wrapper's configuration), stated
+    /// in the verifier's header.
+    pub proof_layout: ProofLayout,
     pub layout: OuterLayout,
     /// The outer keygen time, or the time to read and check the cached key.
     pub outer_keygen: Duration,
@@ -399,12 +426,23 @@ pub fn aggregate(
     {
         return Err("the outer public inputs are not the accumulator and the inner proof's".into());
     }
+    // The layout the wrapper checks, from the outer verifying key, confirmed on this honest
+    // proof; stated in the verifier's header for whoever deploys a wrapper in front of it.
+    let proof_layout = outer_proof_layout(params, keys.pk.get_vk(), instance.len());
+    let honest = ProofLayout::find(&proof)
+        .map_err(|e| format!("the outer proof does not read as points, scalars, points: {e}"))?;
+    if honest != proof_layout {
+        return Err(format!(
+            "the outer proof's layout {honest:?} is not its verifying key's {proof_layout:?}"
+        ));
+    }
     let header = Header::new(
         statement.as_str(),
         inner.batch_size,
         inner.k,
         shape.k,
         &outer.identity,
+        Some(proof_layout),
     );
     let (solidity, compiled) = outer_verifier(
         params,
@@ -414,6 +452,7 @@ pub fn aggregate(
         solc,
     )?;
     Ok(Aggregated {
+        proof_layout,
         layout: keys.layout,
         outer_keygen: keys.keygen,
         outer_keys_source: keys.source,

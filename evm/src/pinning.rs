@@ -20,6 +20,8 @@ use batch_ecdsa::prover::srs::SetupIdentity;
 use ff::PrimeField;
 use halo2_proofs::halo2curves::bn256::{Fq, G2Affine};
 
+use crate::wrapper::ProofLayout;
+
 /// The prefix of a header line.
 pub const HEADER_PREFIX: &str = "// batch-ecdsa ";
 
@@ -38,6 +40,11 @@ pub struct Header {
     pub setup_kind: String,
     pub tau_g2: String,
     pub g1_powers: String,
+    /// The layout of the outer proof this verifier reads (after the accumulator words), which
+    /// the wrapper in front of it is deployed with; absent in verifiers generated before it
+    /// was recorded, all of the 6-column outer circuit
+    /// ([`crate::wrapper::AGGREGATED_PROOF_LAYOUT`], [`Header::wrapper_layout`]).
+    pub proof_layout: Option<ProofLayout>,
 }
 
 impl Header {
@@ -48,6 +55,7 @@ impl Header {
         inner_k: u32,
         outer_k: u32,
         setup: &SetupIdentity,
+        proof_layout: Option<ProofLayout>,
     ) -> Self {
         Self {
             statement: statement.into(),
@@ -57,7 +65,16 @@ impl Header {
             setup_kind: setup.kind.as_str().into(),
             tau_g2: setup.tau_g2.clone(),
             g1_powers: setup.g1_powers.clone(),
+            proof_layout,
         }
+    }
+
+    /// The proof layout the wrapper in front of this verifier checks: the one the header
+    /// states, else the 6-column outer circuit's of every verifier generated before layouts
+    /// were recorded.
+    pub fn wrapper_layout(&self) -> ProofLayout {
+        self.proof_layout
+            .unwrap_or(crate::wrapper::AGGREGATED_PROOF_LAYOUT)
     }
 
     /// The header's lines (each ends with a newline).
@@ -73,6 +90,15 @@ impl Header {
         line("setup", self.setup_kind.clone());
         line("tau_g2", self.tau_g2.clone());
         line("g1_powers", self.g1_powers.clone());
+        if let Some(l) = &self.proof_layout {
+            line(
+                "proof_layout",
+                format!(
+                    "rest_bytes={} scalars_offset={} scalars_count={}",
+                    l.rest_bytes, l.scalars_offset, l.scalars_count
+                ),
+            );
+        }
         if self.setup_kind == "insecure-dev" {
             out.push_str("// INSECURE: this verifier trusts the fixed-seed development setup, whose τ is public: anyone can forge proofs it accepts. Never deploy it.\n");
         }
@@ -125,8 +151,54 @@ impl Header {
             setup_kind: get("setup")?,
             tau_g2: get("tau_g2")?,
             g1_powers: get("g1_powers")?,
+            proof_layout: map
+                .get("proof_layout")
+                .map(|v| parse_layout(v))
+                .transpose()?,
         }))
     }
+}
+
+/// `rest_bytes=N scalars_offset=O scalars_count=C`, each once and in this order, consistent
+/// (the scalars within the rest, whole words).
+fn parse_layout(v: &str) -> Result<ProofLayout, String> {
+    let bad = || {
+        format!("the verifier's header: proof_layout: {v:?} is not `rest_bytes=N scalars_offset=O scalars_count=C`")
+    };
+    let mut nums = Vec::new();
+    let parts: Vec<&str> = v.split(' ').collect();
+    if parts.len() != 3 {
+        return Err(bad());
+    }
+    for (part, key) in parts
+        .iter()
+        .zip(["rest_bytes", "scalars_offset", "scalars_count"])
+    {
+        let (k, n) = part.split_once('=').ok_or_else(bad)?;
+        if k != key {
+            return Err(bad());
+        }
+        nums.push(n.parse::<usize>().map_err(|_| bad())?);
+    }
+    let l = ProofLayout {
+        rest_bytes: nums[0],
+        scalars_offset: nums[1],
+        scalars_count: nums[2],
+    };
+    let end = l
+        .scalars_count
+        .checked_mul(32)
+        .and_then(|b| b.checked_add(l.scalars_offset));
+    if !l.rest_bytes.is_multiple_of(32)
+        || !l.scalars_offset.is_multiple_of(64)
+        || l.scalars_count == 0
+        || end.and_then(|e| e.checked_add(128)) != Some(l.rest_bytes)
+    {
+        return Err(format!(
+            "the verifier's header: proof_layout: {v:?} is not points, scalars, then two points"
+        ));
+    }
+    Ok(l)
 }
 
 /// The header of a direct (not aggregated) verifier: the statement, B, k and the setup, in
@@ -248,7 +320,7 @@ mod tests {
 
     #[test]
     fn the_header_round_trips_and_is_strict() {
-        let h = Header::new("digest", 32, 19, 22, &id());
+        let h = Header::new("digest", 32, 19, 22, &id(), None);
         let src = h
             .insert_into("// SPDX-License-Identifier: MIT\npragma solidity 0.8.19;\ncontract V {}");
         assert!(src.starts_with("// SPDX"));
@@ -258,6 +330,40 @@ mod tests {
         assert!(Header::parse(&twice).unwrap_err().contains("twice"));
         let missing = h.lines().replace("// batch-ecdsa inner_k: 19\n", "");
         assert!(Header::parse(&missing).unwrap_err().contains("no inner_k"));
+        assert_eq!(h.wrapper_layout(), crate::wrapper::AGGREGATED_PROOF_LAYOUT);
+    }
+
+    /// A generated verifier states its proof layout; the wrapper is configured with it. A
+    /// layout line that is not points, scalars, then two points, or out of order, is refused.
+    #[test]
+    fn the_proof_layout_line_round_trips_and_is_strict() {
+        let layout = ProofLayout {
+            rest_bytes: 2912,
+            scalars_offset: 1152,
+            scalars_count: 51,
+        };
+        let h = Header::new("digest", 256, 20, 22, &id(), Some(layout));
+        let lines = h.lines();
+        assert!(lines.contains(
+            "// batch-ecdsa proof_layout: rest_bytes=2912 scalars_offset=1152 scalars_count=51\n"
+        ));
+        let parsed = Header::parse(&lines).unwrap().unwrap();
+        assert_eq!(parsed, h);
+        assert_eq!(parsed.wrapper_layout(), layout);
+        for bad in [
+            "rest_bytes=2912 scalars_offset=1152 scalars_count=50",
+            "rest_bytes=2912 scalars_offset=1152",
+            "scalars_offset=1152 rest_bytes=2912 scalars_count=51",
+            "rest_bytes=2912 scalars_offset=1120 scalars_count=52",
+            "rest_bytes=2912 scalars_offset=1152 scalars_count=x",
+            "rest_bytes=18446744073709551615 scalars_offset=1152 scalars_count=576460752303423487",
+        ] {
+            let text = lines.replace("rest_bytes=2912 scalars_offset=1152 scalars_count=51", bad);
+            assert!(
+                Header::parse(&text).unwrap_err().contains("proof_layout"),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -324,8 +324,9 @@ impl WrapperConfig {
     }
 }
 
-/// The aggregated verifier's proof after its accumulator (snark-verifier SHPLONK, the outer
-/// circuit of `aggregate`, k = 22: 6 advice, 1 lookup advice, 1 fixed column): 19 commitments
+/// The aggregated verifier's proof after its accumulator for the outer circuit of the committed
+/// fixtures (snark-verifier SHPLONK, k = 22: 6 advice, 1 lookup advice, 1 fixed column; an
+/// outer circuit of other columns has another layout, stated in its verifier's header): 19 commitments
 /// (1,216 bytes), 62 evaluations, W and W' (128 bytes); 3,328 bytes. [`ProofLayout::find`]
 /// gives it on the committed outer proofs (`evm/tests/fixtures/aggregate-digest-b32`,
 /// `evm/tests/fixtures/aggregated-txs-b8`; tested), and the generated verifier reads words 0x680 to 0xe20
@@ -356,16 +357,18 @@ pub const fn verifier_gas_for(honest_execution_gas: u64) -> u64 {
 }
 
 /// The wrapper's configuration for the aggregated verifier of a key for `batch_size`
-/// signatures: [`AGGREGATED_PREFIX_WORDS`] (the accumulator), [`AGGREGATED_PROOF_LAYOUT`] and
-/// [`AGGREGATED_VERIFIER_GAS`]. The layout
+/// signatures: [`AGGREGATED_PREFIX_WORDS`] (the accumulator), the verifier's `proof_layout`
+/// (its outer circuit's: [`AGGREGATED_PROOF_LAYOUT`] for the 6-column outer circuit of the
+/// committed fixtures; a generated verifier states its own in its header,
+/// [`crate::pinning::Header::proof_layout`]) and [`AGGREGATED_VERIFIER_GAS`]. The layout
 /// is the verifier's, fixed by the outer circuit, and not read from the proof at hand (a
 /// tampered proof must not choose how it is checked); [`ProofLayout::find`] confirms it on an
 /// honest proof.
-pub fn aggregated_wrapper_config(batch_size: usize) -> WrapperConfig {
+pub fn aggregated_wrapper_config(batch_size: usize, proof_layout: ProofLayout) -> WrapperConfig {
     WrapperConfig {
         batch_size,
         prefix_words: AGGREGATED_PREFIX_WORDS,
-        proof_layout: AGGREGATED_PROOF_LAYOUT,
+        proof_layout,
         verifier_gas: AGGREGATED_VERIFIER_GAS,
     }
 }
@@ -1142,7 +1145,7 @@ pub fn measure_aggregated(
             hex::encode(d)
         ));
     }
-    let config = aggregated_wrapper_config(pairs.len());
+    let config = aggregated_wrapper_config(pairs.len(), AGGREGATED_PROOF_LAYOUT);
     let mut chain = WrapperChain::deploy(wrapper, &verifier.creation, false, &config)?;
     let direct = accepted_gas(
         &chain.call_verifier(calldata)?,
@@ -1326,7 +1329,7 @@ pub fn measure_tampering(
     pairs: &[DigestPair],
 ) -> Result<TamperReport, String> {
     use crate::chain::CALL_GAS_LIMIT;
-    let config = aggregated_wrapper_config(pairs.len());
+    let config = aggregated_wrapper_config(pairs.len(), AGGREGATED_PROOF_LAYOUT);
     let layout = config.proof_layout;
     let split = split_verifier_calldata(calldata, config.prefix_words)
         .ok_or_else(|| format!("the calldata is {} bytes: too short", calldata.len()))?;

@@ -73,7 +73,13 @@ fn check(
     decoded: &Decoded,
 ) -> Result<batch_ecdsa_evm::aggregated_folder::OnChain, AggregatedError> {
     let (verifier, code) = compiled();
-    verify_compiled(decoded, verifier, &code.wrapper, None)
+    verify_compiled(
+        decoded,
+        verifier,
+        batch_ecdsa_evm::wrapper::AGGREGATED_PROOF_LAYOUT,
+        &code.wrapper,
+        None,
+    )
 }
 
 fn assert_invalid(decoded: &Decoded, what: &str) {
@@ -308,7 +314,10 @@ fn committed_transactions_proof_verifies_with_what_a_rollup_posts() {
         &code.wrapper,
         &verifier.creation,
         false,
-        &batch_ecdsa_evm::wrapper::aggregated_wrapper_config(decoded.batch_size),
+        &batch_ecdsa_evm::wrapper::aggregated_wrapper_config(
+            decoded.batch_size,
+            batch_ecdsa_evm::wrapper::AGGREGATED_PROOF_LAYOUT,
+        ),
     )
     .unwrap();
     let read_hex = |f: &str| hex::decode(std::fs::read_to_string(dir.join(f)).unwrap().trim());
@@ -448,7 +457,7 @@ fn trust_comes_from_the_user_not_the_folder() {
     as_ceremony.setup.kind = batch_ecdsa::prover::srs::SetupKind::Ceremony;
     let cdir = base.join("as-ceremony");
     let relabelled_sol =
-        batch_ecdsa_evm::pinning::Header::new("digest", B, 17, 22, &as_ceremony.setup)
+        batch_ecdsa_evm::pinning::Header::new("digest", B, 17, 22, &as_ceremony.setup, None)
             .insert_into(&verifier_sol());
     write_folder(&cdir, &as_ceremony, &relabelled_sol, None).unwrap();
     let (code, _, err) = verify_cli(&[
@@ -467,7 +476,7 @@ fn trust_comes_from_the_user_not_the_folder() {
     // A verifier whose header says another B (the right τ, the user's own source).
     let file = committed_file();
     let header = |b: usize| {
-        batch_ecdsa_evm::pinning::Header::new("digest", b, 17, 22, &file.setup)
+        batch_ecdsa_evm::pinning::Header::new("digest", b, 17, 22, &file.setup, None)
             .insert_into(&verifier_sol())
     };
     let wrong = base.join("WrongB.sol");
@@ -649,7 +658,10 @@ fn three_transactions_on_a_key_for_four_verify_with_what_a_rollup_posts() {
         &code.wrapper,
         &verifier.creation,
         false,
-        &batch_ecdsa_evm::wrapper::aggregated_wrapper_config(decoded.batch_size),
+        &batch_ecdsa_evm::wrapper::aggregated_wrapper_config(
+            decoded.batch_size,
+            batch_ecdsa_evm::wrapper::AGGREGATED_PROOF_LAYOUT,
+        ),
     )
     .unwrap();
     let read_hex = |f: &str| hex::decode(std::fs::read_to_string(dir.join(f)).unwrap().trim());

@@ -131,6 +131,17 @@ fn outer_keys_are_made_once_and_read_back() {
     // `outer_prove` returns an error unless the proof verifies natively with the read key.
     let (instance, proof, _) = outer_prove(params, &read, circuit).unwrap();
     assert!(!proof.is_empty());
+    // The wrapper's layout of the outer proof, from the verifying key, is the proof's.
+    let layout = batch_ecdsa_evm::aggregation_prover::outer_proof_layout(
+        params,
+        read.pk.get_vk(),
+        instance.len(),
+    );
+    assert_eq!(
+        batch_ecdsa_evm::wrapper::ProofLayout::find(&proof).unwrap(),
+        layout
+    );
+    assert_eq!(layout.rest_bytes, proof.len());
     assert_eq!(instance[ACCUMULATOR_LIMBS..], second_batch.instances[0][..]);
 
     // Keys recorded for another layout (another build of the outer circuit, or altered

@@ -57,7 +57,7 @@ fn chain() -> WrapperChain {
         &code.wrapper,
         &verifier.creation,
         false,
-        &aggregated_wrapper_config(B),
+        &aggregated_wrapper_config(B, AGGREGATED_PROOF_LAYOUT),
     )
     .expect("deploys")
 }
@@ -152,7 +152,10 @@ fn report() -> &'static TamperReport {
 #[test]
 fn tampered_calls_are_named_or_rejected_within_the_bound() {
     let r = report();
-    assert_eq!(r.config, aggregated_wrapper_config(B));
+    assert_eq!(
+        r.config,
+        aggregated_wrapper_config(B, AGGREGATED_PROOF_LAYOUT)
+    );
     assert_eq!(r.verifier_honest_execution_gas, 419_814);
     assert_eq!(r.config.verifier_gas, AGGREGATED_VERIFIER_GAS);
     let honest = &r.rows[0];

@@ -6,17 +6,23 @@
 //! proof, queries) beside the outer advice and lookup cells, then what one more of each feature
 //! costs (the difference to the base, per unit). The outer cell count does not depend on the
 //! inner k or B, only on this shape, so these unit costs explain the batch circuit's figures:
-//! `docs/results.md`, *Where the outer cells go*.
+//! `docs/results.md`, *Where the outer cells go*. With `--statements` it then proves the
+//! batch circuit at B = 1 under each statement (keys, digest), lays out the outer circuit over
+//! those real proofs, and prints their shape, their outer cells and what the unit costs
+//! predict for them (the model: base + per commitment × commitments + per evaluation ×
+//! evaluations, fitted on the advice and rotation rows).
 //!
-//! Uses the local setup cached in `--params-dir` (k = K, default 22; the inner proofs at k = 8
-//! under the same τ). About a minute per shape on 2 cores.
+//! Uses the setup `--params-dir` holds or makes (`SetupArgs`: a ceremony file, the local setup
+//! or the insecure development one; k = K, default 22, the inner proofs at their k under the
+//! same τ). About a minute per shape on 2 cores.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use batch_ecdsa::calldata::rows::OuterShape;
 use batch_ecdsa::cli::SetupArgs;
-use batch_ecdsa_evm::aggregation_prover::load_setup;
+use batch_ecdsa_circuits::ecdsa::Statement;
+use batch_ecdsa_evm::aggregation_prover::{inner_k, inner_snark, load_setup};
 use batch_ecdsa_evm::outer_keys::outer_layout;
 use clap::Parser;
 use halo2_proofs::circuit::{Layouter, SimpleFloorPlanner, Value};
@@ -154,12 +160,21 @@ struct Args {
     /// Also write the rows (JSON lines) here.
     #[arg(long)]
     json: Option<PathBuf>,
+    /// Also lay out the outer circuit over the batch circuit's own proofs (B = 1, keys and
+    /// digest statements) and check the unit-cost model against them.
+    #[arg(long)]
+    statements: bool,
 }
 
-/// One synthetic inner proof's shape and its outer cells.
+/// One inner proof's shape and its outer cells.
 #[derive(Debug, Serialize)]
 struct Row {
-    features: Features,
+    /// The synthetic circuit's features (absent for the batch circuit's proofs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    features: Option<Features>,
+    /// The batch circuit's statement (absent for synthetic proofs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    statement: Option<String>,
     witness_commitments: usize,
     preprocessed_commitments: usize,
     evaluations: usize,
@@ -167,6 +182,69 @@ struct Row {
     quotient_chunks: usize,
     outer_advice_cells: usize,
     outer_lookup_cells: usize,
+    /// What the unit-cost model predicts (statement rows only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model_advice_cells: Option<usize>,
+}
+
+impl Row {
+    fn of(snark: &Snark, outer_params: &ParamsKZG<Bn256>, shape: OuterShape) -> Row {
+        let (layout, _, _) = outer_layout(outer_params, snark, shape);
+        let p = &snark.protocol;
+        Row {
+            features: None,
+            statement: None,
+            witness_commitments: p.num_witness.iter().sum(),
+            preprocessed_commitments: p.preprocessed.len(),
+            evaluations: p.evaluations.len(),
+            queries: p.queries.len(),
+            quotient_chunks: p.quotient.num_chunk(),
+            outer_advice_cells: layout.advice_cells,
+            outer_lookup_cells: layout.lookup_cells,
+            model_advice_cells: None,
+        }
+    }
+
+    /// Commitments the outer circuit takes into its MSM: witness, preprocessed, quotient.
+    fn commitments(&self) -> usize {
+        self.witness_commitments + self.preprocessed_commitments + self.quotient_chunks
+    }
+}
+
+/// The unit-cost model of the outer advice cells, fitted on the synthetic rows: one evaluation
+/// from the rotation row (a query of a column already committed), one commitment from the
+/// advice row less its evaluation.
+struct Model {
+    base_cells: f64,
+    base_commitments: f64,
+    base_evaluations: f64,
+    per_commitment: f64,
+    per_evaluation: f64,
+}
+
+impl Model {
+    fn fit(base: &Row, advice: &Row, rotations: &Row) -> Model {
+        let d = |a: usize, b: usize| a as f64 - b as f64;
+        let per_evaluation = d(rotations.outer_advice_cells, base.outer_advice_cells)
+            / d(rotations.evaluations, base.evaluations);
+        let per_commitment = (d(advice.outer_advice_cells, base.outer_advice_cells)
+            - per_evaluation * d(advice.evaluations, base.evaluations))
+            / d(advice.commitments(), base.commitments());
+        Model {
+            base_cells: base.outer_advice_cells as f64,
+            base_commitments: base.commitments() as f64,
+            base_evaluations: base.evaluations as f64,
+            per_commitment,
+            per_evaluation,
+        }
+    }
+
+    fn predict(&self, r: &Row) -> usize {
+        (self.base_cells
+            + self.per_commitment * (r.commitments() as f64 - self.base_commitments)
+            + self.per_evaluation * (r.evaluations as f64 - self.base_evaluations))
+            .round() as usize
+    }
 }
 
 fn snark(params: &ParamsKZG<Bn256>, f: Features) -> Snark {
@@ -212,24 +290,31 @@ fn run(args: &Args) -> Result<(), String> {
     let mut rows = Vec::new();
     for (name, f, _) in &variants {
         let s = snark(&inner.params, *f);
-        let (layout, _, _) = outer_layout(&outer.params, &s, shape);
-        let p = &s.protocol;
         let row = Row {
-            features: *f,
-            witness_commitments: p.num_witness.iter().sum(),
-            preprocessed_commitments: p.preprocessed.len(),
-            evaluations: p.evaluations.len(),
-            queries: p.queries.len(),
-            quotient_chunks: p.quotient.num_chunk(),
-            outer_advice_cells: layout.advice_cells,
-            outer_lookup_cells: layout.lookup_cells,
+            features: Some(*f),
+            ..Row::of(&s, &outer.params, shape)
         };
         eprintln!("{name}: {row:?}");
-        println!(
-            "{}",
-            serde_json::to_string(&row).map_err(|e| e.to_string())?
-        );
         rows.push(row);
+    }
+    let model = Model::fit(&rows[0], &rows[1], &rows[2]);
+    if args.statements {
+        for statement in [Statement::Keys, Statement::Digest] {
+            let k = inner_k(1, statement).map_err(|e| e.to_string())?;
+            let (inner, _) = load_setup(&args.setup.source(), &args.setup.params_dir, k, args.k)?;
+            let keys_dir = args.setup.params_dir.join("keys");
+            let proof = inner_snark(1, statement, &inner.params, &keys_dir)?;
+            let mut row = Row {
+                statement: Some(statement.to_string()),
+                ..Row::of(&proof.snark, &outer.params, shape)
+            };
+            row.model_advice_cells = Some(model.predict(&row));
+            eprintln!("{statement} (B = 1, k = {k}): {row:?}");
+            rows.push(row);
+        }
+    }
+    for row in &rows {
+        println!("{}", serde_json::to_string(row).map_err(|e| e.to_string())?);
     }
     if let Some(path) = &args.json {
         let text: String = rows
@@ -252,6 +337,23 @@ fn run(args: &Args) -> Result<(), String> {
             per(r.evaluations, b.evaluations),
             per(r.outer_advice_cells, b.outer_advice_cells),
             per(r.outer_lookup_cells, b.outer_lookup_cells),
+        );
+    }
+    println!(
+        "model: {:.0} cells + {:.0} per commitment (witness, preprocessed, quotient) + {:.0} per evaluation beyond the base's {} and {}",
+        model.base_cells, model.per_commitment, model.per_evaluation, model.base_commitments, model.base_evaluations
+    );
+    for r in rows.iter().filter(|r| r.statement.is_some()) {
+        println!(
+            "{}: {} commitments ({} witness, {} preprocessed, {} quotient), {} evaluations: {} outer advice cells, model {}",
+            r.statement.as_deref().unwrap_or(""),
+            r.commitments(),
+            r.witness_commitments,
+            r.preprocessed_commitments,
+            r.quotient_chunks,
+            r.evaluations,
+            r.outer_advice_cells,
+            r.model_advice_cells.unwrap_or(0)
         );
     }
     Ok(())
