@@ -1,0 +1,45 @@
+//! **A prover fleet on PostgreSQL.** Batch proofs are independent jobs; this crate keeps them,
+//! their leases and their results in one PostgreSQL database so that any number of workers on
+//! any number of machines prove them, and none is lost or stored twice:
+//!
+//! - [`queue`]: the jobs table and every transition of a job, each one SQL statement whose
+//!   `WHERE` clause is the rule (the standard `FOR UPDATE SKIP LOCKED` lease pattern);
+//! - [`job`]: what a job holds (the batch or transactions as submitted, statement, B) and how
+//!   it is proved;
+//! - [`worker`]: the loop a worker runs: lease, heartbeat while proving, store or fail;
+//! - [`log`]: the structured lines (one JSON object a line) workers and commands print.
+//!
+//! **The guarantees, and why they hold.**
+//! - *One worker at a time*: a job is leased by an `UPDATE` of the row a `SELECT … FOR UPDATE
+//!   SKIP LOCKED` picked, so two workers never pick the same row in one instant, and a row is
+//!   leasable only while `queued`, or `running` with its lease expired.
+//! - *A dead worker's job is leased again*: a lease lasts `lease` seconds of the database's
+//!   clock (no clock of a worker is trusted) and the worker renews it every third of that
+//!   while it proves; a worker killed mid-proof stops renewing, and the job becomes leasable
+//!   when the lease runs out.
+//! - *A result is stored once*: the first `complete` of a job moves it from `queued`/`running`
+//!   to `done` in one statement; any later one (a worker whose lease had expired and whose job
+//!   another worker also finished) matches no row and is reported as not stored. A `CHECK`
+//!   constraint ties `done` to a stored result.
+//! - *Nothing lost when the database restarts*: a job exists once its `INSERT` committed
+//!   (PostgreSQL's write-ahead log); workers retry a failed statement with backoff instead of
+//!   exiting, and keep a finished proof in memory until it is stored or refused.
+//! - *A bad batch fails once*: malformed input and invalid signatures are the job's fault and
+//!   fail it with the reason (each bad signature or transaction named), with no retry.
+//! - *A job that keeps killing workers stops*: every lease counts a try; a job whose lease
+//!   expired after `max_attempts` tries is failed with that reason instead of being leased
+//!   again.
+//! - *A worker's own trouble is not the job's*: a worker that cannot load its setup or keys
+//!   gives the job back without counting the try and exits.
+//!
+//! Nothing here trusts a worker's output: `fetch` ([`job::verify_result`]) checks a stored proof
+//! against the batch that was submitted, under the setup the caller names, before writing it.
+
+pub mod job;
+pub mod log;
+pub mod queue;
+pub mod worker;
+
+pub use job::{JobInput, JobOutcome, Route};
+pub use queue::{Completion, JobState, JobStatus, Leased, Queue, QueueError};
+pub use worker::{Worker, WorkerOptions};

@@ -1,0 +1,407 @@
+//! The jobs table and every transition of a job. Each transition is one SQL statement whose
+//! `WHERE` clause states when it may happen, so concurrent workers and commands need no other
+//! coordination (crate doc: the guarantees).
+//!
+//! ```text
+//! queued ──lease──▶ running ──complete──▶ done
+//!   ▲                │  │ └────fail─────▶ failed      (the job's fault: no retry)
+//!   └──give back─────┘  └─lease expired, tries = max──▶ failed
+//!   (lease expired: leased again)
+//! ```
+
+use std::time::Duration;
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::Row;
+
+/// The table the fleet keeps its jobs in (created if absent, [`Queue::migrate`]).
+pub const TABLE: &str = "batch_ecdsa_jobs";
+
+/// The schema, version 1. `state` moves only as the module doc draws; a `done` job has a
+/// result and a failed one an error (the `CHECK`s).
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS batch_ecdsa_jobs (
+    id            BIGSERIAL PRIMARY KEY,
+    input         TEXT        NOT NULL,
+    input_sha256  TEXT        NOT NULL,
+    state         TEXT        NOT NULL DEFAULT 'queued'
+                  CHECK (state IN ('queued', 'running', 'done', 'failed')),
+    attempts      INTEGER     NOT NULL DEFAULT 0,
+    max_attempts  INTEGER     NOT NULL CHECK (max_attempts >= 1),
+    lease_owner   TEXT,
+    lease_until   TIMESTAMPTZ,
+    phase         TEXT,
+    last_error    TEXT,
+    error         TEXT,
+    result        BYTEA,
+    result_sha256 TEXT,
+    result_worker TEXT,
+    submitted_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
+    started_at    TIMESTAMPTZ,
+    finished_at   TIMESTAMPTZ,
+    CHECK ((state = 'done') = (result IS NOT NULL)),
+    CHECK ((state = 'failed') = (error IS NOT NULL))
+);
+CREATE INDEX IF NOT EXISTS batch_ecdsa_jobs_open ON batch_ecdsa_jobs (id)
+    WHERE state IN ('queued', 'running');
+";
+
+/// Largest job input stored (a batch file of the batch circuit's largest B is under 1 MiB).
+pub const MAX_INPUT_BYTES: usize = 16 << 20;
+
+#[derive(Debug, thiserror::Error)]
+pub enum QueueError {
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("job {0} does not exist")]
+    NoSuchJob(i64),
+    #[error("a job's input is {got} bytes, more than {MAX_INPUT_BYTES}")]
+    InputTooLarge { got: usize },
+    #[error("max_attempts must be at least 1")]
+    NoAttempts,
+    #[error("job {id}: the stored result does not match its SHA-256 (the database was altered)")]
+    ResultAltered { id: i64 },
+}
+
+/// A job's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JobState {
+    Queued,
+    Running,
+    Done,
+    Failed,
+}
+
+impl JobState {
+    fn parse(s: &str) -> Result<Self, sqlx::Error> {
+        Ok(match s {
+            "queued" => JobState::Queued,
+            "running" => JobState::Running,
+            "done" => JobState::Done,
+            "failed" => JobState::Failed,
+            other => {
+                return Err(sqlx::Error::Decode(
+                    format!("unknown job state {other:?}").into(),
+                ))
+            }
+        })
+    }
+}
+
+/// What `status` shows of a job.
+#[derive(Clone, Debug, Serialize)]
+pub struct JobStatus {
+    pub id: i64,
+    pub state: JobState,
+    pub attempts: i32,
+    pub max_attempts: i32,
+    /// The worker holding the lease (running jobs).
+    pub worker: Option<String>,
+    /// The phase the worker last reported (layout, setup, keygen, witness, prove, verify).
+    pub phase: Option<String>,
+    /// Why a failed job failed (each bad signature or transaction named).
+    pub error: Option<String>,
+    /// The last transient error (a try given back), kept for the operator.
+    pub last_error: Option<String>,
+    /// Which worker's result was stored.
+    pub result_worker: Option<String>,
+    /// Seconds from submission to the end (done or failed).
+    pub seconds: Option<f64>,
+}
+
+/// A leased job.
+#[derive(Clone, Debug)]
+pub struct Leased {
+    pub id: i64,
+    pub input: String,
+    /// This try's number (1 for the first lease).
+    pub attempt: i32,
+    pub max_attempts: i32,
+}
+
+/// What `complete` did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Completion {
+    /// This result is the job's result.
+    Stored,
+    /// The job was already finished (another worker's result, or failed): nothing stored.
+    AlreadyFinished,
+}
+
+/// The queue: a pool of connections to the fleet's database.
+#[derive(Clone, Debug)]
+pub struct Queue {
+    pool: PgPool,
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+impl Queue {
+    /// Connects (a small pool: a worker needs two connections, one for its heartbeat) and
+    /// creates the table if absent.
+    pub async fn connect(url: &str) -> Result<Self, QueueError> {
+        let pool = PgPoolOptions::new()
+            .max_connections(4)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect(url)
+            .await?;
+        let queue = Queue { pool };
+        queue.migrate().await?;
+        Ok(queue)
+    }
+
+    /// Creates the table and index if absent, under an advisory lock so that workers starting
+    /// together do not race on the catalogue.
+    pub async fn migrate(&self) -> Result<(), QueueError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("SELECT pg_advisory_xact_lock(7402735101)")
+            .execute(&mut *tx)
+            .await?;
+        sqlx::raw_sql(SCHEMA).execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Adds a job (its input as [`crate::job::JobInput::to_text`] gives it) and returns its id.
+    /// The job exists once this returns: the `INSERT` has committed.
+    pub async fn submit(&self, input: &str, max_attempts: i32) -> Result<i64, QueueError> {
+        if input.len() > MAX_INPUT_BYTES {
+            return Err(QueueError::InputTooLarge { got: input.len() });
+        }
+        if max_attempts < 1 {
+            return Err(QueueError::NoAttempts);
+        }
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO batch_ecdsa_jobs (input, input_sha256, max_attempts)
+             VALUES ($1, $2, $3) RETURNING id",
+        )
+        .bind(input)
+        .bind(sha256_hex(input.as_bytes()))
+        .bind(max_attempts)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(id)
+    }
+
+    /// Leases the oldest leasable job to `worker` for `lease` (of the database's clock): a
+    /// queued job, or a running one whose lease expired with tries left. First fails every
+    /// running job whose lease expired with no try left (a job that keeps killing workers).
+    pub async fn lease(&self, worker: &str, lease: Duration) -> Result<Option<Leased>, QueueError> {
+        sqlx::query(
+            "UPDATE batch_ecdsa_jobs
+             SET state = 'failed', finished_at = now(), phase = NULL, lease_until = NULL,
+                 error = 'stopped after ' || attempts || ' tries: each worker that took it stopped \
+                          before finishing (its lease expired; the last was ' ||
+                          coalesce(lease_owner, '?') || ')'
+             WHERE state = 'running' AND lease_until < now() AND attempts >= max_attempts",
+        )
+        .execute(&self.pool)
+        .await?;
+        loop {
+            let row = sqlx::query(
+                "UPDATE batch_ecdsa_jobs
+                 SET state = 'running', attempts = attempts + 1, lease_owner = $1,
+                     lease_until = now() + make_interval(secs => $2), phase = 'leased',
+                     started_at = coalesce(started_at, now())
+                 WHERE id = (
+                     SELECT id FROM batch_ecdsa_jobs
+                     WHERE state = 'queued'
+                        OR (state = 'running' AND lease_until < now() AND attempts < max_attempts)
+                     ORDER BY id
+                     LIMIT 1
+                     FOR UPDATE SKIP LOCKED)
+                 RETURNING id, input, input_sha256, attempts, max_attempts",
+            )
+            .bind(worker)
+            .bind(lease.as_secs_f64())
+            .fetch_optional(&self.pool)
+            .await?;
+            let Some(row) = row else { return Ok(None) };
+            let input: String = row.try_get("input")?;
+            let recorded: String = row.try_get("input_sha256")?;
+            let id: i64 = row.try_get("id")?;
+            if sha256_hex(input.as_bytes()) != recorded {
+                // An altered row is the job's end, not a reason to prove something else.
+                self.fail(
+                    id,
+                    worker,
+                    "the job's input does not match its SHA-256 (the database was altered)",
+                )
+                .await?;
+                continue;
+            }
+            return Ok(Some(Leased {
+                id,
+                input,
+                attempt: row.try_get("attempts")?,
+                max_attempts: row.try_get("max_attempts")?,
+            }));
+        }
+    }
+
+    /// Renews `worker`'s lease of job `id` and records its phase; false when the worker no
+    /// longer holds it (the lease expired and another worker took the job, or it finished).
+    pub async fn heartbeat(
+        &self,
+        id: i64,
+        worker: &str,
+        lease: Duration,
+        phase: &str,
+    ) -> Result<bool, QueueError> {
+        let n = sqlx::query(
+            "UPDATE batch_ecdsa_jobs
+             SET lease_until = now() + make_interval(secs => $3), phase = $4
+             WHERE id = $1 AND lease_owner = $2 AND state = 'running'",
+        )
+        .bind(id)
+        .bind(worker)
+        .bind(lease.as_secs_f64())
+        .bind(phase)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(n == 1)
+    }
+
+    /// Stores `result` as job `id`'s if the job is not finished yet, whoever leased it last
+    /// (the first finished proof wins: proofs of one batch are equally good); else nothing.
+    pub async fn complete(
+        &self,
+        id: i64,
+        worker: &str,
+        result: &[u8],
+    ) -> Result<Completion, QueueError> {
+        let n = sqlx::query(
+            "UPDATE batch_ecdsa_jobs
+             SET state = 'done', result = $3, result_sha256 = $4, result_worker = $2,
+                 lease_owner = NULL, lease_until = NULL, phase = 'done', finished_at = now()
+             WHERE id = $1 AND state IN ('queued', 'running')",
+        )
+        .bind(id)
+        .bind(worker)
+        .bind(result)
+        .bind(sha256_hex(result))
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(if n == 1 {
+            Completion::Stored
+        } else {
+            Completion::AlreadyFinished
+        })
+    }
+
+    /// Fails job `id` for good with `reason` (the job's fault: malformed or invalid input), if
+    /// it is not finished yet. Returns whether it was.
+    pub async fn fail(&self, id: i64, worker: &str, reason: &str) -> Result<bool, QueueError> {
+        let n = sqlx::query(
+            "UPDATE batch_ecdsa_jobs
+             SET state = 'failed', error = $3, result_worker = $2, lease_owner = NULL,
+                 lease_until = NULL, phase = NULL, finished_at = now()
+             WHERE id = $1 AND state IN ('queued', 'running')",
+        )
+        .bind(id)
+        .bind(worker)
+        .bind(reason)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(n == 1)
+    }
+
+    /// Gives job `id` back to the queue (`worker`'s lease ends now). `count_try`: whether this
+    /// try counts towards `max_attempts` (false when the worker, not the job, is at fault).
+    /// A job given back with no try left is failed with `reason`.
+    pub async fn give_back(
+        &self,
+        id: i64,
+        worker: &str,
+        reason: &str,
+        count_try: bool,
+    ) -> Result<bool, QueueError> {
+        let n = sqlx::query(
+            "UPDATE batch_ecdsa_jobs
+             SET attempts = CASE WHEN $4 THEN attempts ELSE greatest(attempts - 1, 0) END,
+                 state = CASE WHEN $4 AND attempts >= max_attempts THEN 'failed' ELSE 'queued' END,
+                 error = CASE WHEN $4 AND attempts >= max_attempts
+                              THEN 'stopped after ' || attempts || ' tries: ' || $3 END,
+                 finished_at = CASE WHEN $4 AND attempts >= max_attempts THEN now() END,
+                 last_error = $3, lease_owner = NULL, lease_until = NULL, phase = NULL
+             WHERE id = $1 AND lease_owner = $2 AND state = 'running'",
+        )
+        .bind(id)
+        .bind(worker)
+        .bind(reason)
+        .bind(count_try)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(n == 1)
+    }
+
+    /// Job `id`'s status.
+    pub async fn status(&self, id: i64) -> Result<JobStatus, QueueError> {
+        let row = sqlx::query(
+            "SELECT id, state, attempts, max_attempts, lease_owner, phase, error, last_error,
+                    result_worker,
+                    EXTRACT(EPOCH FROM (finished_at - submitted_at))::float8 AS seconds
+             FROM batch_ecdsa_jobs WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or(QueueError::NoSuchJob(id))?;
+        Ok(JobStatus {
+            id: row.try_get("id")?,
+            state: JobState::parse(row.try_get("state")?)?,
+            attempts: row.try_get("attempts")?,
+            max_attempts: row.try_get("max_attempts")?,
+            worker: row.try_get("lease_owner")?,
+            phase: row.try_get("phase")?,
+            error: row.try_get("error")?,
+            last_error: row.try_get("last_error")?,
+            result_worker: row.try_get("result_worker")?,
+            seconds: row.try_get("seconds")?,
+        })
+    }
+
+    /// Job `id`'s input and, when done, its result (checked against the SHA-256 stored with
+    /// it).
+    pub async fn result(
+        &self,
+        id: i64,
+    ) -> Result<(JobStatus, String, Option<Vec<u8>>), QueueError> {
+        let status = self.status(id).await?;
+        let row =
+            sqlx::query("SELECT input, result, result_sha256 FROM batch_ecdsa_jobs WHERE id = $1")
+                .bind(id)
+                .fetch_one(&self.pool)
+                .await?;
+        let input: String = row.try_get("input")?;
+        let result: Option<Vec<u8>> = row.try_get("result")?;
+        if let Some(bytes) = &result {
+            let recorded: Option<String> = row.try_get("result_sha256")?;
+            if recorded.as_deref() != Some(sha256_hex(bytes).as_str()) {
+                return Err(QueueError::ResultAltered { id });
+            }
+        }
+        Ok((status, input, result))
+    }
+
+    /// How many jobs are in each state.
+    pub async fn counts(&self) -> Result<Vec<(JobState, i64)>, QueueError> {
+        let rows = sqlx::query(
+            "SELECT state, count(*) AS n FROM batch_ecdsa_jobs GROUP BY state ORDER BY state",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((JobState::parse(r.try_get("state")?)?, r.try_get("n")?)))
+            .collect()
+    }
+}

@@ -1,0 +1,142 @@
+//! What the fleet tests share: a database of their own on the server `DATABASE_URL` names
+//! (`tools/pg-test-cluster` starts one; `.ci/run` does), demo batches, the `fleet` command.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output};
+use std::time::{Duration, Instant};
+
+use batch_ecdsa_fleet::queue::{JobStatus, Queue};
+use sqlx::Connection;
+
+/// The admin database's URL, or None with the reason printed (the test then returns: a
+/// fleet test needs a real PostgreSQL server, never a stand-in).
+pub fn admin_url(test: &str) -> Option<String> {
+    match std::env::var("DATABASE_URL") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ => {
+            eprintln!(
+                "SKIPPED {test}: DATABASE_URL is not set (start a server with `eval \"$(tools/pg-test-cluster)\"`; .ci/run does)"
+            );
+            None
+        }
+    }
+}
+
+/// `url` with its database name replaced by `db`.
+fn with_database(url: &str, db: &str) -> String {
+    let (base, query) = match url.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (url, None),
+    };
+    let (server, _) = base.rsplit_once('/').expect("a URL with a database");
+    match query {
+        Some(q) => format!("{server}/{db}?{q}"),
+        None => format!("{server}/{db}"),
+    }
+}
+
+/// A fresh database for `test` (dropped and made again), its URL.
+pub async fn fresh_database(admin: &str, test: &str) -> String {
+    let db = format!("fleet_{test}");
+    let mut conn = sqlx::PgConnection::connect(admin)
+        .await
+        .expect("the admin database");
+    sqlx::query(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)"))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    sqlx::query(&format!("CREATE DATABASE {db}"))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    with_database(admin, &db)
+}
+
+/// A demo batch file's text: `count` signatures from `seed`, those at `corrupt` invalid.
+pub fn batch_text(count: usize, seed: u64, corrupt: &[usize]) -> String {
+    serde_json::to_string(&batch_ecdsa::demo::demo_batch(count, seed, corrupt).unwrap()).unwrap()
+}
+
+/// Writes `text` to a file in `dir`.
+pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A scratch folder for `test` (emptied).
+pub fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("batch-ecdsa-fleet-{test}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The shared params folder of the fleet tests (the insecure development setup: one τ for
+/// every worker process, as a fleet needs; keys made once for all tests).
+pub fn params_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join("batch-ecdsa-fleet-params");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub fn fleet(url: &str) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_fleet"));
+    c.env("DATABASE_URL", url);
+    c
+}
+
+pub fn run(cmd: &mut Command) -> Output {
+    cmd.output().expect("fleet runs")
+}
+
+pub fn text(o: &Output) -> String {
+    format!(
+        "exit {:?}\nstdout: {}\nstderr: {}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// `fleet worker` with the tests' setup and `args`, started.
+pub fn spawn_worker(url: &str, name: &str, args: &[&str]) -> Child {
+    fleet(url)
+        .args([
+            "worker",
+            "--insecure-dev-setup",
+            "--name",
+            name,
+            "--poll-ms",
+            "100",
+        ])
+        .arg("--params-dir")
+        .arg(params_dir())
+        .args(args)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("a worker starts")
+}
+
+/// Polls job `id` until `done(status)` or `timeout`.
+pub async fn wait_for(
+    queue: &Queue,
+    id: i64,
+    timeout: Duration,
+    done: impl Fn(&JobStatus) -> bool,
+) -> JobStatus {
+    let start = Instant::now();
+    loop {
+        let s = queue.status(id).await.unwrap();
+        if done(&s) {
+            return s;
+        }
+        assert!(
+            start.elapsed() < timeout,
+            "job {id} still {s:?} after {timeout:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}

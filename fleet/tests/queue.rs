@@ -1,0 +1,212 @@
+//! The queue's rules against a real PostgreSQL server (`DATABASE_URL`; skipped with the reason
+//! printed when it is not set): one lease at a time, an expired lease taken again, the first
+//! result stored once, a job that keeps stopping workers failed after its tries, a worker's
+//! own trouble not counted, an altered row refused.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use batch_ecdsa_fleet::queue::{Completion, JobState, Queue, QueueError};
+use common::*;
+
+const SHORT: Duration = Duration::from_millis(1500);
+
+async fn queue(test: &str) -> Option<Queue> {
+    let admin = admin_url(test)?;
+    let url = fresh_database(&admin, test).await;
+    Some(Queue::connect(&url).await.unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn each_job_is_leased_to_one_worker() {
+    let Some(q) = queue("one_worker").await else {
+        return;
+    };
+    let mut ids = BTreeSet::new();
+    for i in 0..24 {
+        ids.insert(q.submit(&format!("job {i}"), 3).await.unwrap());
+    }
+    // Eight workers lease concurrently until the queue is empty.
+    let mut tasks = Vec::new();
+    for w in 0..8 {
+        let q = q.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut got = Vec::new();
+            while let Some(job) = q
+                .lease(&format!("w{w}"), Duration::from_secs(60))
+                .await
+                .unwrap()
+            {
+                assert_eq!(job.attempt, 1);
+                got.push(job.id);
+            }
+            got
+        }));
+    }
+    let mut leased = Vec::new();
+    for t in tasks {
+        leased.extend(t.await.unwrap());
+    }
+    let unique: BTreeSet<i64> = leased.iter().copied().collect();
+    assert_eq!(leased.len(), unique.len(), "a job leased twice: {leased:?}");
+    assert_eq!(unique, ids);
+    // Leased jobs are not leased again while their leases run.
+    assert!(q.lease("late", SHORT).await.unwrap().is_none());
+}
+
+#[tokio::test]
+async fn an_expired_lease_is_taken_again_and_the_first_result_is_stored_once() {
+    let Some(q) = queue("expired_lease").await else {
+        return;
+    };
+    let id = q.submit("a batch", 3).await.unwrap();
+    let a = q.lease("A", SHORT).await.unwrap().unwrap();
+    assert_eq!((a.id, a.attempt), (id, 1));
+    assert!(q.heartbeat(id, "A", SHORT, "prove").await.unwrap());
+    // A stops heartbeating (killed): once its lease runs out, B takes the job.
+    assert!(
+        q.lease("B", SHORT).await.unwrap().is_none(),
+        "leased while A's lease runs"
+    );
+    tokio::time::sleep(SHORT + Duration::from_millis(300)).await;
+    let b = q
+        .lease("B", Duration::from_secs(60))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((b.id, b.attempt), (id, 2));
+    // A's heartbeat now fails: it no longer holds the job.
+    assert!(!q.heartbeat(id, "A", SHORT, "prove").await.unwrap());
+    // Both finish: the first result is stored, the second is not.
+    assert_eq!(
+        q.complete(id, "B", b"proof by B").await.unwrap(),
+        Completion::Stored
+    );
+    assert_eq!(
+        q.complete(id, "A", b"proof by A").await.unwrap(),
+        Completion::AlreadyFinished
+    );
+    let (status, input, result) = q.result(id).await.unwrap();
+    assert_eq!(status.state, JobState::Done);
+    assert_eq!(status.result_worker.as_deref(), Some("B"));
+    assert_eq!(input, "a batch");
+    assert_eq!(result.as_deref(), Some(&b"proof by B"[..]));
+    // A finished job is never leased, failed or given back.
+    assert!(q.lease("C", SHORT).await.unwrap().is_none());
+    assert!(!q.fail(id, "A", "late").await.unwrap());
+    assert!(!q.give_back(id, "B", "late", true).await.unwrap());
+}
+
+#[tokio::test]
+async fn a_job_that_keeps_stopping_workers_fails_after_its_tries() {
+    let Some(q) = queue("keeps_crashing").await else {
+        return;
+    };
+    let id = q.submit("a poison batch", 2).await.unwrap();
+    for attempt in 1..=2 {
+        let job = q
+            .lease(&format!("w{attempt}"), SHORT)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(job.attempt, attempt);
+        tokio::time::sleep(SHORT + Duration::from_millis(300)).await;
+    }
+    assert!(q.lease("w3", SHORT).await.unwrap().is_none());
+    let s = q.status(id).await.unwrap();
+    assert_eq!(s.state, JobState::Failed);
+    assert_eq!(s.attempts, 2);
+    let error = s.error.unwrap();
+    assert!(
+        error.contains("stopped after 2 tries") && error.contains("w2"),
+        "{error}"
+    );
+}
+
+#[tokio::test]
+async fn a_bad_batch_fails_once_and_a_workers_trouble_is_not_counted() {
+    let Some(q) = queue("fail_once").await else {
+        return;
+    };
+    let id = q.submit("a batch", 3).await.unwrap();
+    // The worker cannot load its setup: the job goes back, its try not counted.
+    q.lease("broken", SHORT).await.unwrap().unwrap();
+    assert!(q.give_back(id, "broken", "no params", false).await.unwrap());
+    let s = q.status(id).await.unwrap();
+    assert_eq!((s.state, s.attempts), (JobState::Queued, 0));
+    assert_eq!(s.last_error.as_deref(), Some("no params"));
+    // A crash counts; with no try left the job fails instead of going back.
+    let id2 = q.submit("another", 1).await.unwrap();
+    // (id is older: lease it first and fail it as a bad batch.)
+    let job = q.lease("w", SHORT).await.unwrap().unwrap();
+    assert_eq!(job.id, id);
+    assert!(q.fail(id, "w", "signature 0: invalid").await.unwrap());
+    assert!(q
+        .lease("w", SHORT)
+        .await
+        .unwrap()
+        .is_some_and(|j| j.id == id2));
+    assert!(q
+        .give_back(id2, "w", "the prover crashed", true)
+        .await
+        .unwrap());
+    let s2 = q.status(id2).await.unwrap();
+    assert_eq!(s2.state, JobState::Failed);
+    assert!(s2
+        .error
+        .unwrap()
+        .contains("stopped after 1 tries: the prover crashed"));
+    // The failed batch is not leased again.
+    assert!(q.lease("w", SHORT).await.unwrap().is_none());
+    let s = q.status(id).await.unwrap();
+    assert_eq!((s.state, s.attempts), (JobState::Failed, 1));
+    assert_eq!(s.error.as_deref(), Some("signature 0: invalid"));
+}
+
+#[tokio::test]
+async fn altered_rows_are_refused() {
+    let Some(admin) = admin_url("altered") else {
+        return;
+    };
+    let url = fresh_database(&admin, "altered").await;
+    let q = Queue::connect(&url).await.unwrap();
+    let id = q.submit("the batch", 3).await.unwrap();
+    let done = q.submit("done batch", 3).await.unwrap();
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .unwrap();
+    // Someone with write access changes the input: the job is failed, not proved.
+    sqlx::query("UPDATE batch_ecdsa_jobs SET input = 'another batch' WHERE id = $1")
+        .bind(id)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    let next = q.lease("w", SHORT).await.unwrap().unwrap();
+    assert_eq!(next.id, done, "the altered job was leased");
+    let s = q.status(id).await.unwrap();
+    assert_eq!(s.state, JobState::Failed);
+    assert!(s.error.unwrap().contains("does not match its SHA-256"));
+    // A stored result changed afterwards is refused when read.
+    q.complete(done, "w", b"the proof").await.unwrap();
+    sqlx::query("UPDATE batch_ecdsa_jobs SET result = 'another proof' WHERE id = $1")
+        .bind(done)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    assert!(matches!(
+        q.result(done).await,
+        Err(QueueError::ResultAltered { id }) if id == done
+    ));
+    // The schema's own rules: no done job without a result, no job without tries.
+    let err = sqlx::query("UPDATE batch_ecdsa_jobs SET result = NULL WHERE id = $1")
+        .bind(done)
+        .execute(&mut conn)
+        .await;
+    assert!(err.is_err(), "a done job without a result was accepted");
+    assert!(matches!(
+        q.submit("x", 0).await,
+        Err(QueueError::NoAttempts)
+    ));
+}
