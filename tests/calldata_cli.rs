@@ -547,9 +547,11 @@ fn eip7976_schedule_prices_signatures_at_64_per_byte() {
 
 #[test]
 fn signature_formats_change_the_posted_bytes() {
-    for (format, bytes) in [("rs", 12_800u64), ("rs-parity", 12_825), ("rsv", 13_000)] {
+    // The default B of the current scenario: 256 (the largest batch proved end to end).
+    for (format, bytes) in [("rs", 16_384u64), ("rs-parity", 16_416), ("rsv", 16_640)] {
         let v = json(&[KEYS, "--signature", format, "--schedule", "calldata"]);
-        let r = row(schedule(&v, "calldata"), 200);
+        assert_eq!(v["batch_size"], 256);
+        let r = row(schedule(&v, "calldata"), 256);
         assert_eq!(r["without_proof"]["calldata_bytes"], bytes, "{format}");
     }
 }
@@ -587,7 +589,7 @@ fn blob_binding_gas_is_counted_on_the_blob_path() {
         "0",
     ]);
     let gas = |v: &Value| {
-        row(schedule(v, "blob"), 200)["with_proof"]["gas"]
+        row(schedule(v, "blob"), 256)["with_proof"]["gas"]
             .as_u64()
             .unwrap()
     };

@@ -8,9 +8,7 @@
 use batch_ecdsa::calldata::measured::{
     posted_words_per_signature, Measured, ECRECOVER_BENCH_PATH, EVM_BENCH_PATH,
 };
-use batch_ecdsa::calldata::params::{
-    Compressor, MeasuredTxs, DEFAULT_BATCH_SIZE, DEFAULT_BREAK_EVEN_BOUND,
-};
+use batch_ecdsa::calldata::params::{Compressor, MeasuredTxs, DEFAULT_BREAK_EVEN_BOUND};
 use batch_ecdsa::calldata::proof_file::proof_input_from_file;
 use batch_ecdsa::calldata::units::gwei_to_wei;
 use batch_ecdsa::calldata::wrapper_gas::WRAPPER_GAS_PATH;
@@ -78,7 +76,8 @@ struct Cli {
     #[arg(long, value_enum, default_value = "current")]
     scenario: Scenario,
 
-    /// Batch size B of interest; added to the table's rows [default: 200; with --txs the
+    /// Batch size B of interest; added to the table's rows [default: 256, the largest batch
+    /// proved end to end for Ethereum; 200 with --scenario optimism-2022; with --txs the
     /// number of transactions measured].
     #[arg(short = 'b', long, value_parser = clap::value_parser!(u64).range(1..=MAX_BATCH))]
     batch_size: Option<u64>,
@@ -527,7 +526,7 @@ fn request(cli: Cli) -> Result<Request, String> {
     let batch_size = cli
         .batch_size
         .or(p.measured_txs.as_ref().map(|m| m.count))
-        .unwrap_or(DEFAULT_BATCH_SIZE);
+        .unwrap_or(scenario.batch_size());
     Ok(Request {
         scenario,
         params: p,

@@ -56,8 +56,13 @@ use std::str::FromStr;
 pub const DEFAULT_BASE_FEE_GWEI: f64 = 1.0;
 /// Default batches per day: one every 5 minutes.
 pub const DEFAULT_BATCHES_PER_DAY: u64 = 288;
-/// Default batch size B (the seed example's ~200 signatures per commit).
-pub const DEFAULT_BATCH_SIZE: u64 = 200;
+/// Default batch size B of the `current` scenario: the largest batch proved end to end on the
+/// route that deploys (`prove-aggregated` on 256 signed transactions, digest statement, its
+/// folder checked by `verify-aggregated`: `docs/results.md`, *The aggregated route at the sizes
+/// that pay*), and where the calculator finds that a proof starts to pay calldata posters.
+pub const DEFAULT_BATCH_SIZE: u64 = 256;
+/// The 2022 seed example's batch: ~200 signatures per commit (`optimism-2022`).
+pub const SEED_EXAMPLE_BATCH_SIZE: u64 = 200;
 /// Default upper bound for the break-even searches.
 pub const DEFAULT_BREAK_EVEN_BOUND: u64 = 1_000_000;
 /// What replaces a signature on the proof path.
@@ -407,6 +412,14 @@ impl Scenario {
                     ..Params::default()
                 }
             }
+        }
+    }
+
+    /// The scenario's batch size B of interest when none is given.
+    pub fn batch_size(&self) -> u64 {
+        match self {
+            Scenario::Current => DEFAULT_BATCH_SIZE,
+            Scenario::Optimism2022 => SEED_EXAMPLE_BATCH_SIZE,
         }
     }
 
