@@ -29,6 +29,7 @@ CREATE TABLE IF NOT EXISTS batch_ecdsa_jobs (
     state         TEXT        NOT NULL DEFAULT 'queued'
                   CHECK (state IN ('queued', 'running', 'done', 'failed')),
     attempts      INTEGER     NOT NULL DEFAULT 0,
+    worker_faults INTEGER     NOT NULL DEFAULT 0,
     max_attempts  INTEGER     NOT NULL CHECK (max_attempts >= 1),
     lease_owner   TEXT,
     lease_until   TIMESTAMPTZ,
@@ -135,6 +136,21 @@ pub enum Completion {
 #[derive(Clone, Debug)]
 pub struct Queue {
     pool: PgPool,
+}
+
+/// A reason PostgreSQL's `TEXT` takes: no NUL (an error message may quote input holding one,
+/// and a statement PostgreSQL refuses would be retried for ever), at most 64 KiB.
+fn storable(reason: &str) -> String {
+    let mut s = reason.replace('\0', "\\0");
+    if s.len() > 64 << 10 {
+        let mut cut = 64 << 10;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        s.truncate(cut);
+        s.push_str(" …");
+    }
+    s
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {
@@ -299,6 +315,7 @@ impl Queue {
     /// Fails job `id` for good with `reason` (the job's fault: malformed or invalid input), if
     /// it is not finished yet. Returns whether it was.
     pub async fn fail(&self, id: i64, worker: &str, reason: &str) -> Result<bool, QueueError> {
+        let reason = storable(reason);
         let n = sqlx::query(
             "UPDATE batch_ecdsa_jobs
              SET state = 'failed', error = $3, result_worker = $2, lease_owner = NULL,
@@ -307,7 +324,7 @@ impl Queue {
         )
         .bind(id)
         .bind(worker)
-        .bind(reason)
+        .bind(&reason)
         .execute(&self.pool)
         .await?
         .rows_affected();
@@ -316,7 +333,9 @@ impl Queue {
 
     /// Gives job `id` back to the queue (`worker`'s lease ends now). `count_try`: whether this
     /// try counts towards `max_attempts` (false when the worker, not the job, is at fault).
-    /// A job given back with no try left is failed with `reason`.
+    /// A job given back with no try left is failed with `reason`; so is one that
+    /// `max_attempts` workers gave back for their own trouble (a job no worker of this fleet
+    /// can prove, e.g. a B beyond every worker's setup, must not stop the fleet for ever).
     pub async fn give_back(
         &self,
         id: i64,
@@ -324,19 +343,29 @@ impl Queue {
         reason: &str,
         count_try: bool,
     ) -> Result<bool, QueueError> {
+        let reason = storable(reason);
         let n = sqlx::query(
             "UPDATE batch_ecdsa_jobs
              SET attempts = CASE WHEN $4 THEN attempts ELSE greatest(attempts - 1, 0) END,
-                 state = CASE WHEN $4 AND attempts >= max_attempts THEN 'failed' ELSE 'queued' END,
+                 worker_faults = CASE WHEN $4 THEN worker_faults ELSE worker_faults + 1 END,
+                 state = CASE WHEN ($4 AND attempts >= max_attempts)
+                                OR (NOT $4 AND worker_faults + 1 >= max_attempts)
+                              THEN 'failed' ELSE 'queued' END,
                  error = CASE WHEN $4 AND attempts >= max_attempts
-                              THEN 'stopped after ' || attempts || ' tries: ' || $3 END,
-                 finished_at = CASE WHEN $4 AND attempts >= max_attempts THEN now() END,
+                              THEN 'stopped after ' || attempts || ' tries: ' || $3
+                              WHEN NOT $4 AND worker_faults + 1 >= max_attempts
+                              THEN 'stopped: ' || (worker_faults + 1) ||
+                                   ' workers could not prove it (their setup or keys): ' || $3
+                         END,
+                 finished_at = CASE WHEN ($4 AND attempts >= max_attempts)
+                                      OR (NOT $4 AND worker_faults + 1 >= max_attempts)
+                                    THEN now() END,
                  last_error = $3, lease_owner = NULL, lease_until = NULL, phase = NULL
              WHERE id = $1 AND lease_owner = $2 AND state = 'running'",
         )
         .bind(id)
         .bind(worker)
-        .bind(reason)
+        .bind(&reason)
         .bind(count_try)
         .execute(&self.pool)
         .await?

@@ -11,7 +11,7 @@ use std::time::Duration;
 use batch_ecdsa_fleet::queue::{Completion, JobState, Queue, QueueError};
 use common::*;
 
-const SHORT: Duration = Duration::from_millis(1500);
+const SHORT: Duration = Duration::from_secs(3);
 
 async fn queue(test: &str) -> Option<Queue> {
     let admin = admin_url(test)?;
@@ -209,4 +209,33 @@ async fn altered_rows_are_refused() {
         q.submit("x", 0).await,
         Err(QueueError::NoAttempts)
     ));
+}
+
+/// A job no worker can prove (each gives it back for its own trouble) stops after
+/// `max_attempts` such workers instead of stopping the fleet; a reason quoting a NUL byte is
+/// stored.
+#[tokio::test]
+async fn a_job_no_worker_can_prove_stops_and_odd_reasons_are_stored() {
+    let Some(q) = queue("no_worker_can").await else {
+        return;
+    };
+    let id = q.submit("B beyond every setup", 2).await.unwrap();
+    for (w, state) in [("w1", JobState::Queued), ("w2", JobState::Failed)] {
+        q.lease(w, SHORT).await.unwrap().unwrap();
+        assert!(q
+            .give_back(id, w, "no params of k = 23\0", false)
+            .await
+            .unwrap());
+        assert_eq!(q.status(id).await.unwrap().state, state);
+    }
+    let s = q.status(id).await.unwrap();
+    let error = s.error.unwrap();
+    assert!(
+        error.contains("2 workers could not prove it") && error.contains("\\0"),
+        "{error}"
+    );
+    assert!(q.lease("w3", SHORT).await.unwrap().is_none());
+    let bad = q.submit("x", 1).await.unwrap();
+    q.lease("w", SHORT).await.unwrap().unwrap();
+    assert!(q.fail(bad, "w", "unknown field `a\0`").await.unwrap());
 }

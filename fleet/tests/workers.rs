@@ -144,8 +144,7 @@ async fn a_worker_killed_mid_proof_loses_no_job() {
 
     let mut first = spawn_worker(&url, "doomed", &["--lease-secs", "2"]);
     wait_for(&q, id, Duration::from_secs(300), |s| {
-        s.state == JobState::Running
-            && matches!(s.phase.as_deref(), Some("witness" | "prove" | "verify"))
+        s.state == JobState::Running && matches!(s.phase.as_deref(), Some("witness" | "prove"))
     })
     .await;
     first.kill().unwrap(); // SIGKILL: no clean-up, no give-back
