@@ -31,6 +31,12 @@
 //!   again.
 //! - *A worker's own trouble is not the job's*: a worker that cannot load its setup or keys
 //!   gives the job back without counting the try and exits.
+//! - *A stopped worker costs no try*: on SIGTERM a worker leases nothing more, lets the proof
+//!   under way finish within its drain time, else releases the job (queued at once, neither a
+//!   try nor a worker fault counted).
+//! - *No endless retry*: only transient database errors are retried
+//!   ([`QueueError::is_transient`]); a result the database refuses for good fails the job
+//!   with that reason, any other refusal stops the worker.
 //!
 //! Nothing here trusts a worker's output: `fetch` ([`job::verify_result`]) checks a stored proof
 //! against the batch that was submitted, under the setup the caller names, before writing it.

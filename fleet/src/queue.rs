@@ -66,6 +66,40 @@ pub enum QueueError {
     ResultAltered { id: i64 },
 }
 
+impl QueueError {
+    /// Whether trying the same statement again may succeed: the connection or the server
+    /// (restarting, out of connections or disk, a serialisation conflict), as opposed to a
+    /// refusal that would repeat for ever (a constraint, a permission, a trigger, a value
+    /// PostgreSQL cannot store).
+    pub fn is_transient(&self) -> bool {
+        let QueueError::Database(e) = self else {
+            return false;
+        };
+        match e {
+            sqlx::Error::Io(_)
+            | sqlx::Error::Tls(_)
+            | sqlx::Error::Protocol(_)
+            | sqlx::Error::PoolTimedOut
+            | sqlx::Error::PoolClosed
+            | sqlx::Error::WorkerCrashed => true,
+            sqlx::Error::Database(db) => db.code().is_some_and(|c| transient_sqlstate(&c)),
+            _ => false,
+        }
+    }
+}
+
+/// SQLSTATEs worth retrying: class 08 (connection exception), 53 (insufficient resources:
+/// disk, memory, connections), 57P01–57P03 (the server shutting down or starting), 40001 and
+/// 40P01 (serialisation failure, deadlock), 55P03 (lock not available).
+fn transient_sqlstate(code: &str) -> bool {
+    code.starts_with("08")
+        || code.starts_with("53")
+        || matches!(
+            code,
+            "57P01" | "57P02" | "57P03" | "40001" | "40P01" | "55P03"
+        )
+}
+
 /// A job's state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -130,6 +164,20 @@ pub enum Completion {
     Stored,
     /// The job was already finished (another worker's result, or failed): nothing stored.
     AlreadyFinished,
+}
+
+/// What giving a job back costs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GiveBack {
+    /// The try counts towards `max_attempts` (this machine ran short of memory, the prover
+    /// crashed): a job no worker can finish stops after its tries.
+    Counted,
+    /// The worker's own trouble (its setup or keys): the try does not count, but after
+    /// `max_attempts` such give-backs the job fails (no worker of this fleet can prove it).
+    WorkerFault,
+    /// The worker is stopping (SIGTERM, a rollout): the job is queued again at once, at no
+    /// cost (a worker killed without warning costs a try instead, when its lease runs out).
+    Released,
 }
 
 /// The queue: a pool of connections to the fleet's database.
@@ -331,34 +379,39 @@ impl Queue {
         Ok(n == 1)
     }
 
-    /// Gives job `id` back to the queue (`worker`'s lease ends now). `count_try`: whether this
-    /// try counts towards `max_attempts` (false when the worker, not the job, is at fault).
-    /// A job given back with no try left is failed with `reason`; so is one that
-    /// `max_attempts` workers gave back for their own trouble (a job no worker of this fleet
-    /// can prove, e.g. a B beyond every worker's setup, must not stop the fleet for ever).
+    /// Gives job `id` back to the queue (`worker`'s lease ends now), `why` deciding what the
+    /// try costs ([`GiveBack`]). A job given back counted with no try left is failed with
+    /// `reason`; so is one that `max_attempts` workers gave back for their own trouble (a job no
+    /// worker of this fleet can prove, e.g. a B beyond every worker's setup, must not stop the
+    /// fleet for ever). A job released by a stopping worker costs nothing.
     pub async fn give_back(
         &self,
         id: i64,
         worker: &str,
         reason: &str,
-        count_try: bool,
+        why: GiveBack,
     ) -> Result<bool, QueueError> {
         let reason = storable(reason);
+        let (count_try, count_fault) = match why {
+            GiveBack::Counted => (true, false),
+            GiveBack::WorkerFault => (false, true),
+            GiveBack::Released => (false, false),
+        };
         let n = sqlx::query(
             "UPDATE batch_ecdsa_jobs
              SET attempts = CASE WHEN $4 THEN attempts ELSE greatest(attempts - 1, 0) END,
-                 worker_faults = CASE WHEN $4 THEN worker_faults ELSE worker_faults + 1 END,
+                 worker_faults = CASE WHEN $5 THEN worker_faults + 1 ELSE worker_faults END,
                  state = CASE WHEN ($4 AND attempts >= max_attempts)
-                                OR (NOT $4 AND worker_faults + 1 >= max_attempts)
+                                OR ($5 AND worker_faults + 1 >= max_attempts)
                               THEN 'failed' ELSE 'queued' END,
                  error = CASE WHEN $4 AND attempts >= max_attempts
                               THEN 'stopped after ' || attempts || ' tries: ' || $3
-                              WHEN NOT $4 AND worker_faults + 1 >= max_attempts
+                              WHEN $5 AND worker_faults + 1 >= max_attempts
                               THEN 'stopped: ' || (worker_faults + 1) ||
                                    ' workers could not prove it (their setup or keys): ' || $3
                          END,
                  finished_at = CASE WHEN ($4 AND attempts >= max_attempts)
-                                      OR (NOT $4 AND worker_faults + 1 >= max_attempts)
+                                      OR ($5 AND worker_faults + 1 >= max_attempts)
                                     THEN now() END,
                  last_error = $3, lease_owner = NULL, lease_until = NULL, phase = NULL
              WHERE id = $1 AND lease_owner = $2 AND state = 'running'",
@@ -367,6 +420,7 @@ impl Queue {
         .bind(worker)
         .bind(&reason)
         .bind(count_try)
+        .bind(count_fault)
         .execute(&self.pool)
         .await?
         .rows_affected();

@@ -1,10 +1,18 @@
 //! A worker: lease a job, prove it while renewing the lease, store the proof or fail the job;
 //! again. The last prover (setup and keys, per statement and B) is kept, so a worker proving
-//! one kind of batch reads its keys once. The database may go away at any moment: every statement is retried with backoff,
-//! and a finished proof is held until it is stored or refused.
+//! one kind of batch reads its keys once. The database may go away at any moment: a statement
+//! that failed for a transient reason ([`QueueError::is_transient`]) is retried with backoff,
+//! and a finished proof is held until it is stored or refused; one the database refuses for
+//! good stops the worker (or, for a result it will not store, fails the job), never a loop.
+//!
+//! A worker asked to stop ([`Stopper`]: `fleet worker` on SIGTERM or SIGINT) leases nothing
+//! more; a proof under way is given [`WorkerOptions::drain`] to finish and be stored, else the
+//! job is released ([`GiveBack::Released`]: queued again at once, the try not counted) and the
+//! worker returns.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -16,13 +24,16 @@ use serde_json::json;
 
 use crate::job::{JobInput, JobOutcome};
 use crate::log::{line, JobLog};
-use crate::queue::{Completion, Leased, Queue, QueueError};
+use crate::queue::{Completion, GiveBack, Leased, Queue, QueueError};
 
 /// How a worker runs.
 #[derive(Clone, Debug)]
 pub struct WorkerOptions {
     /// The worker's name in leases and logs (unique in the fleet: host and process id).
     pub id: String,
+    /// How long a proof under way may still run once the worker is asked to stop, to be
+    /// stored; after it the job is released to the queue (zero: at once).
+    pub drain: Duration,
     /// How long a lease lasts without a heartbeat (renewed every third of it).
     pub lease: Duration,
     /// How long to wait when the queue is empty.
@@ -46,6 +57,38 @@ pub enum WorkerError {
     CannotProve { job: i64, reason: String },
     #[error("the local setup is this machine's own: a fleet proves under one setup (--params FILE, or --insecure-dev-setup for tests)")]
     LocalSetup,
+    /// The database refused a statement for a reason that would repeat (a permission, a
+    /// constraint, a trigger): retrying would loop for ever, so the worker stops.
+    #[error("the database refused to {what} (not retried: the refusal would repeat): {error}")]
+    Refused { what: String, error: QueueError },
+}
+
+/// Asks a worker to stop (cloneable; [`Stopper::stop`] from a signal handler or another
+/// task). The worker leases nothing more and drains or releases the job it holds.
+#[derive(Clone, Debug, Default)]
+pub struct Stopper {
+    asked: Arc<AtomicBool>,
+    notify: Arc<tokio::sync::Notify>,
+}
+
+impl Stopper {
+    pub fn stop(&self) {
+        self.asked.store(true, Ordering::SeqCst);
+        self.notify.notify_waiters();
+    }
+    pub fn asked(&self) -> bool {
+        self.asked.load(Ordering::SeqCst)
+    }
+    /// Returns once [`Stopper::stop`] has been called (at once if it was).
+    pub async fn wait(&self) {
+        loop {
+            let notified = self.notify.notified();
+            if self.asked() {
+                return;
+            }
+            notified.await;
+        }
+    }
 }
 
 type Provers = HashMap<(Statement, usize), Prover>;
@@ -55,11 +98,13 @@ pub struct Worker {
     queue: Queue,
     options: WorkerOptions,
     provers: Provers,
+    stopper: Stopper,
 }
 
-/// Retries `f` until it succeeds, logging each failure (the database restarting, a network
-/// cut), waiting 0.5 s, 1 s, 2 s … up to 10 s between tries.
-async fn retried<T, F, Fut>(what: &str, worker: &str, mut f: F) -> T
+/// Retries `f` while it fails for a transient reason (the database restarting, a network
+/// cut), logging each failure, waiting 0.5 s, 1 s, 2 s … up to 10 s between tries; a refusal
+/// that would repeat is returned.
+async fn retried<T, F, Fut>(what: &str, worker: &str, mut f: F) -> Result<T, WorkerError>
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = Result<T, QueueError>>,
@@ -67,7 +112,17 @@ where
     let mut wait = Duration::from_millis(500);
     loop {
         match f().await {
-            Ok(v) => return v,
+            Ok(v) => return Ok(v),
+            Err(e) if !e.is_transient() => {
+                line(
+                    "database_refused",
+                    json!({"worker": worker, "what": what, "error": e.to_string()}),
+                );
+                return Err(WorkerError::Refused {
+                    what: what.to_string(),
+                    error: e,
+                });
+            }
             Err(e) => {
                 line(
                     "database_retry",
@@ -139,35 +194,49 @@ impl Worker {
             queue,
             options,
             provers: HashMap::new(),
+            stopper: Stopper::default(),
         })
     }
 
-    /// Takes and proves jobs until `max_jobs` are done or (with `exit_when_idle`) the queue
-    /// is empty; returns how many jobs it finished (stored or failed).
+    /// The handle that asks this worker to stop.
+    pub fn stopper(&self) -> Stopper {
+        self.stopper.clone()
+    }
+
+    /// Takes and proves jobs until `max_jobs` are done, (with `exit_when_idle`) the queue is
+    /// empty, or it is asked to stop; returns how many jobs it finished (stored or failed).
     pub async fn run(&mut self) -> Result<usize, WorkerError> {
         let id = self.options.id.clone();
         line("worker_started", json!({"worker": id}));
         let mut done = 0;
-        while self.options.max_jobs.is_none_or(|m| done < m) {
+        while self.options.max_jobs.is_none_or(|m| done < m) && !self.stopper.asked() {
             let lease = self.options.lease;
             let queue = self.queue.clone();
-            let leased = retried("lease", &id, || queue.lease(&id, lease)).await;
+            let leased = retried("lease", &id, || queue.lease(&id, lease)).await?;
             let Some(job) = leased else {
                 if self.options.exit_when_idle {
                     break;
                 }
-                tokio::time::sleep(self.options.poll).await;
+                tokio::select! {
+                    _ = tokio::time::sleep(self.options.poll) => {}
+                    _ = self.stopper.wait() => {}
+                }
                 continue;
             };
-            self.work(job).await?;
-            done += 1;
+            if self.work(job).await? {
+                done += 1;
+            }
         }
-        line("worker_stopped", json!({"worker": id, "jobs": done}));
+        line(
+            "worker_stopped",
+            json!({"worker": id, "jobs": done, "asked_to_stop": self.stopper.asked()}),
+        );
         Ok(done)
     }
 
-    /// One leased job: prove with heartbeats, then store, fail or give back.
-    async fn work(&mut self, job: Leased) -> Result<(), WorkerError> {
+    /// One leased job: prove with heartbeats, then store, fail or give back; false when it
+    /// was released because the worker was asked to stop.
+    async fn work(&mut self, job: Leased) -> Result<bool, WorkerError> {
         let id = self.options.id.clone();
         line(
             "leased",
@@ -208,18 +277,58 @@ impl Worker {
             phase,
         };
         let input = job.input.clone();
-        let outcome = tokio::task::spawn_blocking(move || {
+        let mut proving = tokio::task::spawn_blocking(move || {
             let r = prove(&mut provers, &input, &options, &log);
             (r, provers)
-        })
-        .await;
+        });
+        let outcome = tokio::select! {
+            outcome = &mut proving => outcome,
+            _ = self.stopper.wait() => {
+                line(
+                    "stopping",
+                    json!({"worker": id, "job": job.id,
+                           "drain_s": self.options.drain.as_secs_f64()}),
+                );
+                match tokio::time::timeout(self.options.drain, &mut proving).await {
+                    Ok(outcome) => outcome,
+                    Err(_) => {
+                        // The proof thread cannot be interrupted; it ends with the process.
+                        heartbeat.abort();
+                        let reason = "the worker was stopped before it finished (released, the try not counted)";
+                        let queue = self.queue.clone();
+                        retried("release", &id, || {
+                            queue.give_back(job.id, &id, reason, GiveBack::Released)
+                        })
+                        .await?;
+                        line("released", json!({"worker": id, "job": job.id,
+                                                "seconds": start.elapsed().as_secs_f64()}));
+                        return Ok(false);
+                    }
+                }
+            }
+        };
         heartbeat.abort();
         let seconds = start.elapsed().as_secs_f64();
         let queue = self.queue.clone();
         match outcome {
             Ok((Ok(proof), provers)) => {
                 self.provers = provers;
-                let stored = retried("complete", &id, || queue.complete(job.id, &id, &proof)).await;
+                let stored =
+                    match retried("complete", &id, || queue.complete(job.id, &id, &proof)).await {
+                        Ok(stored) => stored,
+                        Err(refused) => {
+                            // A result the database will not store (a trigger, a size limit)
+                            // would be refused again to any worker: the job fails, saying why.
+                            let reason = format!("the result could not be stored: {refused}");
+                            retried("fail", &id, || queue.fail(job.id, &id, &reason)).await?;
+                            line(
+                                "failed",
+                                json!({"worker": id, "job": job.id, "seconds": seconds,
+                                       "error": reason}),
+                            );
+                            return Ok(true);
+                        }
+                    };
                 line(
                     match stored {
                         Completion::Stored => "stored",
@@ -231,7 +340,7 @@ impl Worker {
             }
             Ok((Err(JobOutcome::Bad(reason)), provers)) => {
                 self.provers = provers;
-                retried("fail", &id, || queue.fail(job.id, &id, &reason)).await;
+                retried("fail", &id, || queue.fail(job.id, &id, &reason)).await?;
                 line(
                     "failed",
                     json!({"worker": id, "job": job.id, "seconds": seconds, "error": reason}),
@@ -239,9 +348,9 @@ impl Worker {
             }
             Ok((Err(JobOutcome::Worker(reason)), _)) => {
                 retried("give_back", &id, || {
-                    queue.give_back(job.id, &id, &reason, false)
+                    queue.give_back(job.id, &id, &reason, GiveBack::WorkerFault)
                 })
-                .await;
+                .await?;
                 line(
                     "given_back",
                     json!({"worker": id, "job": job.id, "error": reason, "counted": false}),
@@ -254,29 +363,32 @@ impl Worker {
             Ok((Err(JobOutcome::Retry(reason)), provers)) => {
                 self.provers = provers;
                 retried("give_back", &id, || {
-                    queue.give_back(job.id, &id, &reason, true)
+                    queue.give_back(job.id, &id, &reason, GiveBack::Counted)
                 })
-                .await;
+                .await?;
                 line(
                     "given_back",
                     json!({"worker": id, "job": job.id, "error": reason, "counted": true}),
                 );
                 // Let another worker take it first.
-                tokio::time::sleep(self.options.poll).await;
+                tokio::select! {
+                    _ = tokio::time::sleep(self.options.poll) => {}
+                    _ = self.stopper.wait() => {}
+                }
             }
             Err(join) => {
                 // The prover panicked: the try counts (a job that keeps crashing stops).
                 let reason = format!("the prover crashed: {join}");
                 retried("give_back", &id, || {
-                    queue.give_back(job.id, &id, &reason, true)
+                    queue.give_back(job.id, &id, &reason, GiveBack::Counted)
                 })
-                .await;
+                .await?;
                 line(
                     "given_back",
                     json!({"worker": id, "job": job.id, "error": reason, "counted": true}),
                 );
             }
         }
-        Ok(())
+        Ok(true)
     }
 }

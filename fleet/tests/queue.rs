@@ -8,7 +8,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use batch_ecdsa_fleet::queue::{Completion, JobState, Queue, QueueError};
+use batch_ecdsa_fleet::queue::{Completion, GiveBack, JobState, Queue, QueueError};
 use common::*;
 
 const SHORT: Duration = Duration::from_secs(3);
@@ -96,7 +96,10 @@ async fn an_expired_lease_is_taken_again_and_the_first_result_is_stored_once() {
     // A finished job is never leased, failed or given back.
     assert!(q.lease("C", SHORT).await.unwrap().is_none());
     assert!(!q.fail(id, "A", "late").await.unwrap());
-    assert!(!q.give_back(id, "B", "late", true).await.unwrap());
+    assert!(!q
+        .give_back(id, "B", "late", GiveBack::Counted)
+        .await
+        .unwrap());
 }
 
 #[tokio::test]
@@ -133,7 +136,10 @@ async fn a_bad_batch_fails_once_and_a_workers_trouble_is_not_counted() {
     let id = q.submit("a batch", 3).await.unwrap();
     // The worker cannot load its setup: the job goes back, its try not counted.
     q.lease("broken", SHORT).await.unwrap().unwrap();
-    assert!(q.give_back(id, "broken", "no params", false).await.unwrap());
+    assert!(q
+        .give_back(id, "broken", "no params", GiveBack::WorkerFault)
+        .await
+        .unwrap());
     let s = q.status(id).await.unwrap();
     assert_eq!((s.state, s.attempts), (JobState::Queued, 0));
     assert_eq!(s.last_error.as_deref(), Some("no params"));
@@ -149,7 +155,7 @@ async fn a_bad_batch_fails_once_and_a_workers_trouble_is_not_counted() {
         .unwrap()
         .is_some_and(|j| j.id == id2));
     assert!(q
-        .give_back(id2, "w", "the prover crashed", true)
+        .give_back(id2, "w", "the prover crashed", GiveBack::Counted)
         .await
         .unwrap());
     let s2 = q.status(id2).await.unwrap();
@@ -223,7 +229,7 @@ async fn a_job_no_worker_can_prove_stops_and_odd_reasons_are_stored() {
     for (w, state) in [("w1", JobState::Queued), ("w2", JobState::Failed)] {
         q.lease(w, SHORT).await.unwrap().unwrap();
         assert!(q
-            .give_back(id, w, "no params of k = 23\0", false)
+            .give_back(id, w, "no params of k = 23\0", GiveBack::WorkerFault)
             .await
             .unwrap());
         assert_eq!(q.status(id).await.unwrap().state, state);
@@ -238,4 +244,70 @@ async fn a_job_no_worker_can_prove_stops_and_odd_reasons_are_stored() {
     let bad = q.submit("x", 1).await.unwrap();
     q.lease("w", SHORT).await.unwrap().unwrap();
     assert!(q.fail(bad, "w", "unknown field `a\0`").await.unwrap());
+}
+
+/// A job released by stopping workers (SIGTERM, a rollout) costs neither a try nor a fault,
+/// however often: with one try allowed it is still queued after three releases, and a release
+/// by a worker that no longer holds the lease changes nothing.
+#[tokio::test]
+async fn a_released_job_costs_nothing() {
+    let Some(q) = queue("released").await else {
+        return;
+    };
+    let id = q.submit("a long batch", 1).await.unwrap();
+    for w in ["r1", "r2", "r3"] {
+        let job = q.lease(w, SHORT).await.unwrap().unwrap();
+        assert_eq!((job.id, job.attempt), (id, 1));
+        assert!(q
+            .give_back(id, w, "stopped", GiveBack::Released)
+            .await
+            .unwrap());
+        let s = q.status(id).await.unwrap();
+        assert_eq!((s.state, s.attempts), (JobState::Queued, 0), "{s:?}");
+        assert!(!q
+            .give_back(id, w, "stopped", GiveBack::Released)
+            .await
+            .unwrap());
+    }
+    // The one try it has is still there: a crash now fails it.
+    q.lease("w", SHORT).await.unwrap().unwrap();
+    assert!(q
+        .give_back(id, "w", "the prover crashed", GiveBack::Counted)
+        .await
+        .unwrap());
+    assert_eq!(q.status(id).await.unwrap().state, JobState::Failed);
+}
+
+/// What is worth retrying: a server that is not there (connection refused) is; a statement
+/// the server refuses (a syntax error, a trigger's exception) is not, or a worker would
+/// retry it for ever.
+#[tokio::test]
+async fn refusals_that_would_repeat_are_not_transient() {
+    let Some(admin) = admin_url("transient") else {
+        return;
+    };
+    let url = fresh_database(&admin, "transient").await;
+    let q = Queue::connect(&url).await.unwrap();
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .unwrap();
+    let refused: QueueError = sqlx::query("SELEKT 1")
+        .execute(&mut conn)
+        .await
+        .unwrap_err()
+        .into();
+    assert!(!refused.is_transient(), "{refused}");
+    sqlx::raw_sql(REFUSE_RESULTS)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    let id = q.submit("x", 1).await.unwrap();
+    q.lease("w", SHORT).await.unwrap().unwrap();
+    let refused = q.complete(id, "w", b"proof").await.unwrap_err();
+    assert!(!refused.is_transient(), "{refused}");
+    assert!(refused.to_string().contains("results refused"), "{refused}");
+    let gone = Queue::connect("postgres://nobody@127.0.0.1:1/none")
+        .await
+        .unwrap_err();
+    assert!(gone.is_transient(), "{gone}");
 }

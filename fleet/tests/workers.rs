@@ -12,7 +12,7 @@ use std::time::Duration;
 use batch_ecdsa::prover::proof::ProofFile;
 use batch_ecdsa::{BatchFile, Entries, Policy, SetupSource, Silent, Statement, Verifier};
 use batch_ecdsa_fleet::job::{BatchText, JobInput, Route};
-use batch_ecdsa_fleet::queue::{JobState, Queue};
+use batch_ecdsa_fleet::queue::{JobState, JobStatus, Queue};
 use common::*;
 
 fn job_id(out: &std::process::Output) -> i64 {
@@ -158,6 +158,85 @@ async fn a_worker_killed_mid_proof_loses_no_job() {
     assert_eq!(s.state, JobState::Done, "{s:?}");
     assert_eq!(s.attempts, 2);
     assert_eq!(s.result_worker.as_deref(), Some("rescuer"));
+}
+
+/// SIGTERM mid-proof with no time to drain: the worker releases its job (queued at once,
+/// the try not counted) and exits 0 without waiting for the proof; with time to drain, the
+/// next worker finishes its proof, stores it and leases nothing more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_stopped_by_sigterm_releases_or_drains_its_job() {
+    let Some(admin) = admin_url("sigterm") else {
+        return;
+    };
+    let url = fresh_database(&admin, "sigterm").await;
+    let q = Queue::connect(&url).await.unwrap();
+    let id = q.submit(&raw_job(batch_text(1, 5, &[])), 1).await.unwrap();
+    let next = q.submit(&raw_job(batch_text(1, 6, &[])), 1).await.unwrap();
+    let proving = |s: &JobStatus| {
+        s.state == JobState::Running && matches!(s.phase.as_deref(), Some("witness" | "prove"))
+    };
+
+    let stopped = spawn_worker(&url, "stopped", &["--lease-secs", "2", "--drain-secs", "0"]);
+    wait_for(&q, id, Duration::from_secs(300), proving).await;
+    signal(&stopped, "TERM");
+    let out = stopped.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        text(&out).contains("\"event\":\"released\""),
+        "{}",
+        text(&out)
+    );
+    // Queued again at once (no lease to wait out), its one try still there.
+    let s = q.status(id).await.unwrap();
+    assert_eq!((s.state, s.attempts), (JobState::Queued, 0), "{s:?}");
+    assert_eq!(q.status(next).await.unwrap().state, JobState::Queued);
+
+    let drained = spawn_worker(
+        &url,
+        "drained",
+        &["--lease-secs", "2", "--drain-secs", "600"],
+    );
+    wait_for(&q, id, Duration::from_secs(300), proving).await;
+    signal(&drained, "TERM");
+    let out = drained.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let s = q.status(id).await.unwrap();
+    assert_eq!((s.state, s.attempts), (JobState::Done, 1), "{s:?}");
+    assert_eq!(s.result_worker.as_deref(), Some("drained"));
+    let s = q.status(next).await.unwrap();
+    assert_eq!((s.state, s.attempts), (JobState::Queued, 0), "{s:?}");
+}
+
+/// A database that refuses to store a result for good (here a trigger) does not make the
+/// worker retry for ever: the job fails naming the refusal, and the worker goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_the_database_refuses_fails_the_job_once() {
+    let Some(admin) = admin_url("refused_result") else {
+        return;
+    };
+    let url = fresh_database(&admin, "refused_result").await;
+    let q = Queue::connect(&url).await.unwrap();
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .unwrap();
+    sqlx::raw_sql(REFUSE_RESULTS)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    let id = q.submit(&raw_job(batch_text(1, 7, &[])), 3).await.unwrap();
+    let worker = spawn_worker(&url, "w", &["--exit-when-idle"]);
+    let out = worker.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let s = q.status(id).await.unwrap();
+    assert_eq!((s.state, s.attempts), (JobState::Failed, 1), "{s:?}");
+    assert!(
+        s.error.as_deref().unwrap().contains("results refused"),
+        "{s:?}"
+    );
+    assert_eq!(
+        text(&out).matches("\"event\":\"database_refused\"").count(),
+        1
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -13,7 +13,7 @@ use batch_ecdsa::cli::SetupArgs;
 use batch_ecdsa::Statement;
 use batch_ecdsa_fleet::job::{verify_result, JobInput};
 use batch_ecdsa_fleet::queue::{JobState, Queue};
-use batch_ecdsa_fleet::worker::{Worker, WorkerOptions};
+use batch_ecdsa_fleet::worker::{Stopper, Worker, WorkerOptions};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser, Debug)]
@@ -79,6 +79,11 @@ enum Command {
         /// Stop when the queue has nothing to lease.
         #[arg(long)]
         exit_when_idle: bool,
+        /// On SIGTERM or SIGINT, seconds a proof under way may still take to finish and be
+        /// stored; after them the job is released to the queue (not counted as a try). Keep it
+        /// under the orchestrator's grace period (Kubernetes: 30 s unless set).
+        #[arg(long, default_value_t = 20.0)]
+        drain_secs: f64,
     },
     /// A job's state (or, without a job, how many jobs are in each state).
     Status {
@@ -159,12 +164,17 @@ async fn run(cli: Cli) -> Result<u8, String> {
             poll_ms,
             max_jobs,
             exit_when_idle,
+            drain_secs,
         } => {
             if !(1.0..=3600.0).contains(&lease_secs) {
                 return Err("--lease-secs must be between 1 and 3600".into());
             }
+            if !(0.0..=86_400.0).contains(&drain_secs) {
+                return Err("--drain-secs must be between 0 and 86400".into());
+            }
             let options = WorkerOptions {
                 id: name.unwrap_or_else(|| format!("{}-{}", hostname(), std::process::id())),
+                drain: Duration::from_secs_f64(drain_secs),
                 lease: Duration::from_secs_f64(lease_secs),
                 poll: Duration::from_millis(poll_ms),
                 max_jobs,
@@ -173,6 +183,7 @@ async fn run(cli: Cli) -> Result<u8, String> {
                 setup: setup.source(),
             };
             let mut worker = Worker::new(queue, options).map_err(|e| e.to_string())?;
+            stop_on_signals(worker.stopper()).map_err(|e| format!("signal handlers: {e}"))?;
             worker.run().await.map_err(|e| e.to_string())?;
             Ok(0)
         }
@@ -261,6 +272,22 @@ async fn run(cli: Cli) -> Result<u8, String> {
     }
 }
 
+/// SIGTERM (an orchestrator stopping the pod or container) and SIGINT (Ctrl-C) ask the worker
+/// to stop: it leases nothing more and drains or releases its job.
+fn stop_on_signals(stopper: Stopper) -> std::io::Result<()> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut term = signal(SignalKind::terminate())?;
+    let mut int = signal(SignalKind::interrupt())?;
+    tokio::spawn(async move {
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
+        stopper.stop();
+    });
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -274,11 +301,14 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match runtime.block_on(run(cli)) {
+    let code = match runtime.block_on(run(cli)) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(2)
         }
-    }
+    };
+    // A released job's proof thread cannot be interrupted: do not wait for it.
+    runtime.shutdown_background();
+    code
 }

@@ -140,3 +140,27 @@ pub async fn wait_for(
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+/// A trigger that refuses to store any result (a database policy, a size limit): the
+/// refusal repeats whoever asks.
+pub const REFUSE_RESULTS: &str = "
+CREATE FUNCTION refuse_results() RETURNS trigger AS $$
+BEGIN
+    IF NEW.state = 'done' THEN
+        RAISE EXCEPTION 'results refused by this database''s policy';
+    END IF;
+    RETURN NEW;
+END $$ LANGUAGE plpgsql;
+CREATE TRIGGER refuse_results BEFORE UPDATE ON batch_ecdsa_jobs
+    FOR EACH ROW EXECUTE FUNCTION refuse_results();
+";
+
+/// Sends `signal` (e.g. "TERM") to `child`.
+pub fn signal(child: &Child, signal: &str) {
+    let status = Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(child.id().to_string())
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+}
