@@ -17,7 +17,10 @@
 //! - [`aggregated_folder`]: the aggregated proof folder (the batch proof verified inside an
 //!   aggregation circuit, whose verifier fits EIP-170), checked on the EVM with the wrapper;
 //!   `aggregation_prover` (feature `aggregate`) makes it, with the outer circuit and its
-//!   keys (made once, cached) from `outer_keys`.
+//!   keys (made once, cached) from `outer_keys`; `folder_prover` (feature `aggregate`) is a
+//!   user's batch to a checked folder in memory (`prove-aggregated`, the fleet's workers);
+//!   [`folder_check`] checks one against what its user trusts (`verify-aggregated`, the
+//!   fleet's `fetch`).
 //!
 //! What the deployed verifier checks: the calldata is the instance column as 32-byte words
 //! followed by the proof (`batch_ecdsa::prover::transcript::evm_calldata`); it returns
@@ -31,6 +34,9 @@ pub mod aggregated_folder;
 pub mod aggregation_prover;
 pub mod chain;
 pub mod ecrecover;
+pub mod folder_check;
+#[cfg(feature = "aggregate")]
+pub mod folder_prover;
 pub mod generate;
 pub mod measure;
 #[cfg(feature = "aggregate")]

@@ -19,7 +19,39 @@ use serde::{Deserialize, Serialize};
 pub enum Route {
     /// A batch proof file, as `prove` writes it (`verify` checks it).
     Proof,
+    /// Ethereum: an aggregated proof folder, as `prove-aggregated` writes it
+    /// (`verify-aggregated` checks it); the digest statement only (what the wrapper contract
+    /// recomputes from the batch). Proved by workers built with the feature `aggregate`.
+    Aggregated,
 }
+
+impl Route {
+    /// The name stored in the jobs table's `route` column and given to `--route`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Route::Proof => "proof",
+            Route::Aggregated => "aggregated",
+        }
+    }
+}
+
+impl std::str::FromStr for Route {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "proof" => Ok(Route::Proof),
+            "aggregated" => Ok(Route::Aggregated),
+            other => Err(format!("unknown route {other:?}: proof or aggregated")),
+        }
+    }
+}
+
+/// The outer circuit's k when a job does not name one: where the digest statement's
+/// aggregated verifier fits EIP-170.
+pub const DEFAULT_OUTER_K: u32 = 22;
+
+/// The outer k a job may ask for (`prove-aggregated --k`).
+pub const OUTER_K_RANGE: std::ops::RangeInclusive<u32> = 16..=26;
 
 /// How the batch was submitted.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,6 +75,9 @@ pub struct JobInput {
     pub pad_to: Option<usize>,
     /// Reject high s (EIP-2).
     pub low_s: bool,
+    /// The aggregated route's outer k (None: [`DEFAULT_OUTER_K`]); absent for `proof`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outer_k: Option<u32>,
 }
 
 /// Why a job did not produce a result.
@@ -101,6 +136,11 @@ pub struct Checked {
     pub statement: Statement,
     pub batch_size: usize,
     pub policy: Policy,
+    pub route: Route,
+    /// The signing payloads, when the batch is transactions (the wrapper hashes them).
+    pub payloads: Option<Vec<Vec<u8>>>,
+    /// The aggregated route's outer k.
+    pub outer_k: u32,
 }
 
 impl JobInput {
@@ -112,6 +152,19 @@ impl JobInput {
         statement: Statement,
         pad_to: Option<usize>,
         low_s: bool,
+    ) -> Result<Self, InputRefused> {
+        Self::from_file_for(path, chain_id, statement, pad_to, low_s, Route::Proof, None)
+    }
+
+    /// [`JobInput::from_file`] for `route` (and, aggregated, its outer k).
+    pub fn from_file_for(
+        path: &Path,
+        chain_id: Option<u64>,
+        statement: Statement,
+        pad_to: Option<usize>,
+        low_s: bool,
+        route: Route,
+        outer_k: Option<u32>,
     ) -> Result<Self, InputRefused> {
         let text = batch_ecdsa::fsutil::read_text_bounded(
             path,
@@ -125,9 +178,10 @@ impl JobInput {
         let input = JobInput {
             batch,
             statement: statement.to_string(),
-            route: Route::Proof,
+            route,
             pad_to,
             low_s,
+            outer_k,
         };
         input.check().map_err(|e| InputRefused {
             reason: format!("{}: {}", path.display(), e.reason),
@@ -154,11 +208,11 @@ impl JobInput {
             .parse()
             .map_err(|e| InputRefused::malformed(format!("statement: {e}")))?;
         let policy = Policy { low_s: self.low_s };
-        let (batch, entries) = match &self.batch {
+        let (batch, entries, payloads) = match &self.batch {
             BatchText::Batch { text } => {
                 let batch =
                     BatchFile::parse(text).map_err(|e| InputRefused::malformed(e.to_string()))?;
-                (batch, Entries::Signatures)
+                (batch, Entries::Signatures, None)
             }
             BatchText::Txs { text, chain_id } => {
                 let raw = parse_txs_text(text).map_err(|errors| {
@@ -179,7 +233,12 @@ impl JobInput {
                     reason: e.to_string(),
                     invalid: batch_ecdsa::txs::exit_code(&e.0) == 1,
                 })?;
-                (txs.batch_file(), Entries::Transactions)
+                let payloads = txs
+                    .records
+                    .iter()
+                    .map(|r| r.tx.signing_payload.clone())
+                    .collect();
+                (txs.batch_file(), Entries::Transactions, Some(payloads))
             }
         };
         let batch_size = self.pad_to.unwrap_or(batch.len());
@@ -189,8 +248,37 @@ impl JobInput {
                 batch.len()
             )));
         }
-        limits::planned_k(CircuitKind::Batch, statement, batch_size)
+        let inner_k = limits::planned_k(CircuitKind::Batch, statement, batch_size)
             .map_err(|e| InputRefused::malformed(e.to_string()))?;
+        let outer_k = match self.route {
+            Route::Proof => {
+                if self.outer_k.is_some() {
+                    return Err(InputRefused::malformed(
+                        "outer_k is for the aggregated route",
+                    ));
+                }
+                0
+            }
+            Route::Aggregated => {
+                // The fetch checks the folder's pairs against the batch: the digest statement
+                // (a keys folder's public inputs would need their own comparison).
+                if statement != Statement::Digest {
+                    return Err(InputRefused::malformed(
+                        "the aggregated route proves the digest statement (--public digest)",
+                    ));
+                }
+                let k = self.outer_k.unwrap_or(DEFAULT_OUTER_K);
+                if !OUTER_K_RANGE.contains(&k) || k < inner_k {
+                    return Err(InputRefused::malformed(format!(
+                        "outer k = {k}: it must be in {}..={} and at least the batch circuit's \
+                         k = {inner_k}",
+                        OUTER_K_RANGE.start(),
+                        OUTER_K_RANGE.end()
+                    )));
+                }
+                k
+            }
+        };
         batch
             .check_native(policy)
             .map_err(|e| InputRefused::invalid(e.to_string()))?;
@@ -200,6 +288,9 @@ impl JobInput {
             statement,
             batch_size,
             policy,
+            route: self.route,
+            payloads,
+            outer_k,
         })
     }
 }

@@ -4,8 +4,10 @@
 //!
 //! - [`queue`]: the jobs table and every transition of a job, each one SQL statement whose
 //!   `WHERE` clause is the rule (the standard `FOR UPDATE SKIP LOCKED` lease pattern);
-//! - [`job`]: what a job holds (the batch or transactions as submitted, statement, B) and how
-//!   it is proved;
+//! - [`job`]: what a job holds (the batch or transactions as submitted, statement, B, route)
+//!   and how it is proved;
+//! - [`folder`]: the aggregated route's result (the folder `prove-aggregated` writes), stored
+//!   and checked by `fetch` against the submitted batch, the pinned verifier and the setup;
 //! - [`worker`]: the loop a worker runs: lease, heartbeat while proving, store or fail;
 //! - [`log`]: the structured lines (one JSON object a line) workers and commands print.
 //!
@@ -41,6 +43,7 @@
 //! Nothing here trusts a worker's output: `fetch` ([`job::verify_result`]) checks a stored proof
 //! against the batch that was submitted, under the setup the caller names, before writing it.
 
+pub mod folder;
 pub mod job;
 pub mod log;
 pub mod queue;

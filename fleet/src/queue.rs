@@ -19,7 +19,7 @@ use sqlx::Row;
 /// The table the fleet keeps its jobs in (created if absent, [`Queue::migrate`]).
 pub const TABLE: &str = "batch_ecdsa_jobs";
 
-/// The schema, version 1. `state` moves only as the module doc draws; a `done` job has a
+/// The schema, version 2 (a version-1 table gains its `route` column). `state` moves only as the module doc draws; a `done` job has a
 /// result and a failed one an error (the `CHECK`s).
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS batch_ecdsa_jobs (
@@ -47,6 +47,8 @@ CREATE TABLE IF NOT EXISTS batch_ecdsa_jobs (
 );
 CREATE INDEX IF NOT EXISTS batch_ecdsa_jobs_open ON batch_ecdsa_jobs (id)
     WHERE state IN ('queued', 'running');
+-- Version 2: the route a job is proved for; a worker leases only the routes it can prove.
+ALTER TABLE batch_ecdsa_jobs ADD COLUMN IF NOT EXISTS route TEXT NOT NULL DEFAULT 'proof';
 ";
 
 /// Largest job input stored (a batch file of the batch circuit's largest B is under 1 MiB).
@@ -152,6 +154,8 @@ pub struct JobStatus {
 pub struct Leased {
     pub id: i64,
     pub input: String,
+    /// The route the job was submitted for (the worker checks it against the input's).
+    pub route: String,
     /// This try's number (1 for the first lease).
     pub attempt: i32,
     pub max_attempts: i32,
@@ -231,9 +235,19 @@ impl Queue {
         Ok(())
     }
 
-    /// Adds a job (its input as [`crate::job::JobInput::to_text`] gives it) and returns its id.
-    /// The job exists once this returns: the `INSERT` has committed.
+    /// Adds a job for the route `proof` ([`Queue::submit_route`]).
     pub async fn submit(&self, input: &str, max_attempts: i32) -> Result<i64, QueueError> {
+        self.submit_route(input, "proof", max_attempts).await
+    }
+
+    /// Adds a job (its input as [`crate::job::JobInput::to_text`] gives it) for `route` and
+    /// returns its id. The job exists once this returns: the `INSERT` has committed.
+    pub async fn submit_route(
+        &self,
+        input: &str,
+        route: &str,
+        max_attempts: i32,
+    ) -> Result<i64, QueueError> {
         if input.len() > MAX_INPUT_BYTES {
             return Err(QueueError::InputTooLarge { got: input.len() });
         }
@@ -241,21 +255,34 @@ impl Queue {
             return Err(QueueError::NoAttempts);
         }
         let id: i64 = sqlx::query_scalar(
-            "INSERT INTO batch_ecdsa_jobs (input, input_sha256, max_attempts)
-             VALUES ($1, $2, $3) RETURNING id",
+            "INSERT INTO batch_ecdsa_jobs (input, input_sha256, max_attempts, route)
+             VALUES ($1, $2, $3, $4) RETURNING id",
         )
         .bind(input)
         .bind(sha256_hex(input.as_bytes()))
         .bind(max_attempts)
+        .bind(route)
         .fetch_one(&self.pool)
         .await?;
         Ok(id)
     }
 
-    /// Leases the oldest leasable job to `worker` for `lease` (of the database's clock): a
-    /// queued job, or a running one whose lease expired with tries left. First fails every
-    /// running job whose lease expired with no try left (a job that keeps killing workers).
+    /// Leases the oldest leasable job of any route ([`Queue::lease_routes`]).
     pub async fn lease(&self, worker: &str, lease: Duration) -> Result<Option<Leased>, QueueError> {
+        self.lease_routes(worker, lease, None).await
+    }
+
+    /// Leases the oldest leasable job of `routes` (None: any) to `worker` for `lease` (of the
+    /// database's clock): a queued job, or a running one whose lease expired with tries left.
+    /// First fails every running job whose lease expired with no try left (a job that keeps
+    /// killing workers).
+    pub async fn lease_routes(
+        &self,
+        worker: &str,
+        lease: Duration,
+        routes: Option<&[&str]>,
+    ) -> Result<Option<Leased>, QueueError> {
+        let routes: Option<Vec<String>> = routes.map(|r| r.iter().map(|s| s.to_string()).collect());
         sqlx::query(
             "UPDATE batch_ecdsa_jobs
              SET state = 'failed', finished_at = now(), phase = NULL, lease_until = NULL,
@@ -274,15 +301,17 @@ impl Queue {
                      started_at = coalesce(started_at, now())
                  WHERE id = (
                      SELECT id FROM batch_ecdsa_jobs
-                     WHERE state = 'queued'
-                        OR (state = 'running' AND lease_until < now() AND attempts < max_attempts)
+                     WHERE (state = 'queued'
+                        OR (state = 'running' AND lease_until < now() AND attempts < max_attempts))
+                       AND ($3::text[] IS NULL OR route = ANY($3))
                      ORDER BY id
                      LIMIT 1
                      FOR UPDATE SKIP LOCKED)
-                 RETURNING id, input, input_sha256, attempts, max_attempts",
+                 RETURNING id, input, input_sha256, attempts, max_attempts, route",
             )
             .bind(worker)
             .bind(lease.as_secs_f64())
+            .bind(&routes)
             .fetch_optional(&self.pool)
             .await?;
             let Some(row) = row else { return Ok(None) };
@@ -302,6 +331,7 @@ impl Queue {
             return Ok(Some(Leased {
                 id,
                 input,
+                route: row.try_get("route")?,
                 attempt: row.try_get("attempts")?,
                 max_attempts: row.try_get("max_attempts")?,
             }));

@@ -22,7 +22,7 @@ use batch_ecdsa::{
 };
 use serde_json::json;
 
-use crate::job::{JobInput, JobOutcome};
+use crate::job::{Checked, JobInput, JobOutcome, Route};
 use crate::log::{line, JobLog};
 use crate::queue::{Completion, GiveBack, Leased, Queue, QueueError};
 
@@ -47,6 +47,17 @@ pub struct WorkerOptions {
     /// The setup every proof is made under (one for the whole fleet: a ceremony file, or the
     /// development setup in tests; a machine's local setup is its own, so it is refused).
     pub setup: SetupSource,
+    /// The routes this worker takes jobs of (a subset of [`buildable_routes`]).
+    pub routes: Vec<Route>,
+}
+
+/// The routes this build proves: `proof`, and `aggregated` with the feature `aggregate`.
+pub fn buildable_routes() -> Vec<Route> {
+    let mut r = vec![Route::Proof];
+    if cfg!(feature = "aggregate") {
+        r.push(Route::Aggregated);
+    }
+    r
 }
 
 /// Why a worker stopped before its work was done.
@@ -57,6 +68,8 @@ pub enum WorkerError {
     CannotProve { job: i64, reason: String },
     #[error("the local setup is this machine's own: a fleet proves under one setup (--params FILE, or --insecure-dev-setup for tests)")]
     LocalSetup,
+    #[error("this worker was built without the route {0} (the aggregated route needs the feature `aggregate`)")]
+    RouteNotBuilt(&'static str),
     /// The database refused a statement for a reason that would repeat (a permission, a
     /// constraint, a trigger): retrying would loop for ever, so the worker stops.
     #[error("the database refused to {what} (not retried: the refusal would repeat): {error}")]
@@ -145,6 +158,9 @@ fn prove(
 ) -> Result<Vec<u8>, JobOutcome> {
     let input = JobInput::parse(input).map_err(JobOutcome::Bad)?;
     let checked = input.check().map_err(|e| JobOutcome::Bad(e.reason))?;
+    if checked.route == Route::Aggregated {
+        return prove_aggregated(&checked, options, log);
+    }
     let key = (checked.statement, checked.batch_size);
     if !provers.contains_key(&key) {
         // One prover's keys at a time: a worker that changes B drops the others' memory.
@@ -185,10 +201,62 @@ fn prove(
     Ok(proved.file.to_json().into_bytes())
 }
 
+/// The aggregated route: the folder made in memory (`batch_ecdsa_evm::folder_prover`: inner
+/// and outer keys cached in the params folder, the chain's check passed) and stored as a
+/// [`crate::folder::StoredFolder`]. Runs on a blocking thread.
+#[cfg(feature = "aggregate")]
+fn prove_aggregated(
+    checked: &Checked,
+    options: &WorkerOptions,
+    log: &JobLog,
+) -> Result<Vec<u8>, JobOutcome> {
+    use batch_ecdsa_evm::folder_prover::{prove_folder, FolderError, FolderRequest};
+    if let Ok(mut p) = log.phase.lock() {
+        *p = "aggregate".into();
+    }
+    let request = FolderRequest {
+        batch: &checked.batch,
+        payloads: checked.payloads.as_deref(),
+        statement: checked.statement,
+        batch_size: checked.batch_size,
+        outer_k: checked.outer_k,
+        policy: checked.policy,
+        setup: &options.setup,
+        params_dir: &options.params_dir,
+    };
+    let note = |text: &str| batch_ecdsa::Progress::note(log, text);
+    let folder = prove_folder(&request, &note).map_err(|e| match e {
+        FolderError::Invalid { .. } | FolderError::Input(_) => JobOutcome::Bad(e.to_string()),
+        FolderError::Memory(_) => JobOutcome::Retry(e.to_string()),
+        FolderError::Environment(_) => JobOutcome::Worker(e.to_string()),
+    })?;
+    Ok(crate::folder::StoredFolder::new(folder.file, folder.solidity).to_bytes())
+}
+
+/// Without the feature `aggregate` a worker does not lease aggregated jobs; one whose row says
+/// `proof` but whose input says aggregated (an altered row) is given back, uncounted.
+#[cfg(not(feature = "aggregate"))]
+fn prove_aggregated(
+    _checked: &Checked,
+    _options: &WorkerOptions,
+    _log: &JobLog,
+) -> Result<Vec<u8>, JobOutcome> {
+    Err(JobOutcome::Worker(
+        WorkerError::RouteNotBuilt(Route::Aggregated.as_str()).to_string(),
+    ))
+}
+
 impl Worker {
     pub fn new(queue: Queue, options: WorkerOptions) -> Result<Self, WorkerError> {
         if options.setup == SetupSource::Local {
             return Err(WorkerError::LocalSetup);
+        }
+        if let Some(r) = options
+            .routes
+            .iter()
+            .find(|r| !buildable_routes().contains(r))
+        {
+            return Err(WorkerError::RouteNotBuilt(r.as_str()));
         }
         Ok(Worker {
             queue,
@@ -212,7 +280,11 @@ impl Worker {
         while self.options.max_jobs.is_none_or(|m| done < m) && !self.stopper.asked() {
             let lease = self.options.lease;
             let queue = self.queue.clone();
-            let leased = retried("lease", &id, || queue.lease(&id, lease)).await?;
+            let routes: Vec<&str> = self.options.routes.iter().map(|r| r.as_str()).collect();
+            let leased = retried("lease", &id, || {
+                queue.lease_routes(&id, lease, Some(&routes))
+            })
+            .await?;
             let Some(job) = leased else {
                 if self.options.exit_when_idle {
                     break;
@@ -238,6 +310,23 @@ impl Worker {
     /// was released because the worker was asked to stop.
     async fn work(&mut self, job: Leased) -> Result<bool, WorkerError> {
         let id = self.options.id.clone();
+        // The row's route chose this worker; the input's must agree (the database is not
+        // trusted to hold what submit checked).
+        let input_route = JobInput::parse(&job.input).map(|i| i.route.as_str());
+        if input_route.as_ref().is_ok_and(|r| *r != job.route) {
+            let reason = format!(
+                "the job's row says route {} but its input says {}: the database was altered",
+                job.route,
+                input_route.unwrap_or_default()
+            );
+            let queue = self.queue.clone();
+            retried("fail", &id, || queue.fail(job.id, &id, &reason)).await?;
+            line(
+                "failed",
+                json!({"worker": id, "job": job.id, "error": reason}),
+            );
+            return Ok(true);
+        }
         line(
             "leased",
             json!({"worker": id, "job": job.id, "attempt": job.attempt,

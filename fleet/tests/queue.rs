@@ -311,3 +311,35 @@ async fn refusals_that_would_repeat_are_not_transient() {
         .unwrap_err();
     assert!(gone.is_transient(), "{gone}");
 }
+
+/// A worker leases only the routes it proves: an aggregated job is left to a worker that
+/// asks for it, however old.
+#[tokio::test]
+async fn a_worker_leases_only_its_routes() {
+    let Some(q) = queue("routes").await else {
+        return;
+    };
+    let agg = q
+        .submit_route("for Ethereum", "aggregated", 3)
+        .await
+        .unwrap();
+    let proof = q.submit("a proof", 3).await.unwrap();
+    let job = q
+        .lease_routes("small", SHORT, Some(&["proof"]))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((job.id, job.route.as_str()), (proof, "proof"));
+    assert!(q
+        .lease_routes("small", SHORT, Some(&["proof"]))
+        .await
+        .unwrap()
+        .is_none());
+    assert_eq!(q.status(agg).await.unwrap().attempts, 0);
+    let job = q
+        .lease_routes("large", SHORT, Some(&["proof", "aggregated"]))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((job.id, job.route.as_str()), (agg, "aggregated"));
+}

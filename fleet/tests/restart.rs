@@ -33,6 +33,7 @@ async fn a_database_restart_during_work_loses_no_job() {
             route: Route::Proof,
             pad_to: None,
             low_s: false,
+            outer_k: None,
         };
         ids.push(q.submit(&input.to_text(), 3).await.unwrap());
     }

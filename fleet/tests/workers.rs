@@ -27,6 +27,7 @@ fn raw_job(batch: String) -> String {
         route: Route::Proof,
         pad_to: None,
         low_s: false,
+        outer_k: None,
     }
     .to_text()
 }

@@ -32,19 +32,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use batch_ecdsa::cli::{load_signed_txs, write_stripped, BatchArgs, SetupArgs};
-use batch_ecdsa::prover::api::digest_pairs_of;
-use batch_ecdsa::prover::circuit::{witnesses_from_batch, WitnessBuildError};
-use batch_ecdsa::prover::proving_key;
-use batch_ecdsa::prover::transcript::scalar_word;
 use batch_ecdsa_circuits::ecdsa::Statement;
-use batch_ecdsa_evm::aggregated_folder::{
-    check_folder_free, verify_on_chain, wrapper_calldata, write_folder, AggregatedProofFile,
-    ACCUMULATOR_WORDS,
-};
-use batch_ecdsa_evm::aggregation_prover::{
-    aggregate, inner_k, inner_line, inner_snark_of, load_setup, source_word, OuterShape,
-};
-use batch_ecdsa_evm::solc::Solc;
+use batch_ecdsa_evm::aggregated_folder::{check_folder_free, write_folder};
+use batch_ecdsa_evm::folder_prover::{prove_folder, FolderError, FolderRequest};
 use clap::Parser;
 
 /// Proves a batch for Ethereum: a batch proof aggregated into one whose verifier fits EIP-170.
@@ -90,34 +80,40 @@ fn run(args: &Args) -> Result<(), ExitCode> {
         None => None,
     };
     let batch = args.input.load(txs.as_ref(), 2).map_err(ExitCode::from)?;
-    // n real signatures, proven on the key for b ≥ n (the rest the canonical filler).
     let n = batch.len();
-    let b = match args.pad_to {
-        Some(pad) if pad < n => {
-            return Err(fail(
-                2,
-                [format!(
-                    "--pad-to {pad} is smaller than the batch ({n} signatures)"
-                )],
-            ))
-        }
-        Some(pad) if pad > n && args.statement != Statement::Digest => {
-            return Err(fail(
-                2,
-                [
-                    "--pad-to is for the digest statement (the folder records its real pairs)"
-                        .into(),
-                ],
-            ))
-        }
-        Some(pad) => pad,
-        None => n,
+    if args.pad_to.is_some_and(|pad| pad < n) {
+        return Err(fail(
+            2,
+            [format!(
+                "--pad-to {} is smaller than the batch ({n} signatures)",
+                args.pad_to.unwrap_or_default()
+            )],
+        ));
+    }
+    let log = |line: &str| eprintln!("{line}");
+    let source = args.setup.source();
+    if source.kind().is_insecure() {
+        log("WARNING: INSECURE fixed-seed development setup: anyone can forge proofs under it; the folder is a test fixture, never deploy its verifier");
+    }
+    let payloads: Option<Vec<Vec<u8>>> = txs.as_ref().map(|t| {
+        t.records
+            .iter()
+            .map(|r| r.tx.signing_payload.clone())
+            .collect()
+    });
+    let request = FolderRequest {
+        batch: &batch,
+        payloads: payloads.as_deref(),
+        statement: args.statement,
+        batch_size: args.pad_to.unwrap_or(n),
+        outer_k: args.k,
+        policy: args.setup.policy(),
+        setup: &source,
+        params_dir: &args.setup.params_dir,
     };
-    // The batch circuit's limit, from the planner's table, before any signature is checked.
-    let ik = inner_k(b, args.statement).map_err(|e| fail(2, [e.to_string()]))?;
-    let witnesses = match witnesses_from_batch(&batch.padded_to(b), args.setup.policy(), true) {
-        Ok(w) => w,
-        Err(WitnessBuildError::Invalid(invalid)) => {
+    let folder = match prove_folder(&request, &log) {
+        Ok(f) => f,
+        Err(FolderError::Invalid { invalid, n }) => {
             for e in &invalid {
                 println!("{e}");
             }
@@ -131,93 +127,35 @@ fn run(args: &Args) -> Result<(), ExitCode> {
         }
         Err(e) => return Err(fail(2, [e.to_string()])),
     };
-    // The n real pairs (the folder's records; D is theirs padded to b).
-    let pairs = digest_pairs_of(&witnesses)[..n].to_vec();
-    let solc = Solc::locate_or_install().map_err(|e| fail(2, [e.to_string()]))?;
-
-    let log = |line: &str| eprintln!("{line}");
-    let statement = args.statement;
-    let source = args.setup.source();
-    if source.kind().is_insecure() {
-        log("WARNING: INSECURE fixed-seed development setup: anyone can forge proofs under it; the folder is a test fixture, never deploy its verifier");
-    }
-    let (inner_srs, outer_srs) =
-        load_setup(&source, &args.setup.params_dir, ik, args.k).map_err(|e| fail(2, [e]))?;
-    log(&format!("setup: {}", outer_srs.identity.describe()));
-    // Inner and outer keys are made once per statement, B, both k and setup, and cached here.
-    let keys_dir = proving_key::keys_dir(&args.setup.params_dir);
-    let inner = inner_snark_of(witnesses, statement, &inner_srs.params, &keys_dir)
-        .map_err(|e| fail(2, [e]))?;
-    log(&inner_line(&inner, statement));
-    let shape = OuterShape {
-        k: args.k,
-        lookup_bits: args.k as usize - 1,
-    };
-    let agg = aggregate(&inner, statement, shape, &outer_srs, &keys_dir, &solc, &log)
-        .map_err(|e| fail(2, [e]))?;
-    let words: Vec<[u8; 32]> = agg.instance.iter().map(scalar_word).collect();
-    let (accumulator, inner_words) = words.split_at(ACCUMULATOR_WORDS);
-    let file = AggregatedProofFile::new(
-        statement,
-        b,
-        inner.k,
-        args.k,
-        &outer_srs.identity,
-        if statement == Statement::Digest {
-            &pairs
-        } else {
-            &[]
-        },
-        inner_words,
-        accumulator,
-        &agg.proof,
-    );
-    let decoded = file.decode().map_err(|e| fail(2, [e.to_string()]))?;
-    let payloads: Option<Vec<Vec<u8>>> = txs.as_ref().map(|t| {
-        t.records
-            .iter()
-            .map(|r| r.tx.signing_payload.clone())
-            .collect()
-    });
-    // The check a chain makes, before anything is written.
-    let on_chain =
-        verify_on_chain(&decoded, &agg.solidity, payloads.as_deref(), &solc).map_err(|e| {
-            fail(
-                2,
-                [format!("the aggregated proof fails its own check: {e}")],
-            )
-        })?;
-    let wrapper = match decoded.digest {
-        Some(_) => Some(
-            wrapper_calldata(&decoded, payloads.as_deref())
-                .map_err(|e| fail(2, [e.to_string()]))?
-                .0,
-        ),
-        None => None,
-    };
-    write_folder(&args.out_dir, &file, &agg.solidity, wrapper.as_deref())
-        .map_err(|e| fail(2, [e]))?;
+    write_folder(
+        &args.out_dir,
+        &folder.file,
+        &folder.solidity,
+        folder.wrapper_calldata.as_deref(),
+    )
+    .map_err(|e| fail(2, [e]))?;
 
     let tag = if source.kind().is_insecure() {
         "INSECURE "
     } else {
         ""
     };
+    let (b, statement) = (request.batch_size, args.statement);
     println!(
         "{tag}B = {b}, {n} real ({statement}): inner k = {} proof {} bytes in {:.1} s; outer k = {} proof {} bytes in {:.1} s (keys {} in {:.1} s)",
-        inner.k,
-        inner.snark.proof.len(),
-        inner.prove.as_secs_f64(),
+        folder.inner_k,
+        folder.inner_proof_bytes,
+        folder.inner_prove.as_secs_f64(),
         args.k,
-        agg.proof.len(),
-        agg.outer_prove.as_secs_f64(),
-        source_word(&agg.outer_keys_source),
-        agg.outer_keygen.as_secs_f64()
+        folder.outer_proof_bytes,
+        folder.outer_prove.as_secs_f64(),
+        folder.outer_keys,
+        folder.outer_keygen.as_secs_f64()
     );
-    for line in on_chain.lines() {
+    for line in folder.on_chain.lines() {
         println!("{tag}{line}");
     }
-    println!("{tag}setup: {}", outer_srs.identity.describe());
+    println!("{tag}setup: {}", folder.setup.describe());
     println!("{tag}written to {}", args.out_dir.display());
     if let (Some(t), Some(path)) = (&txs, &args.input.txs.strip_out) {
         write_stripped(t, path).map_err(ExitCode::from)?;
@@ -227,18 +165,18 @@ fn run(args: &Args) -> Result<(), ExitCode> {
             "statement": statement.to_string(),
             "batch_size": b,
             "signatures": n,
-            "inner_k": inner.k,
-            "inner_proof_bytes": inner.snark.proof.len(),
-            "inner_keys": source_word(&inner.keys_source),
-            "inner_keygen_s": inner.keygen.as_secs_f64(),
-            "inner_prove_s": inner.prove.as_secs_f64(),
-            "outer": agg.layout,
-            "outer_keys": source_word(&agg.outer_keys_source),
-            "outer_keygen_s": agg.outer_keygen.as_secs_f64(),
-            "outer_prove_s": agg.outer_prove.as_secs_f64(),
-            "outer_proof_bytes": agg.proof.len(),
-            "on_chain": on_chain,
-            "setup": outer_srs.identity,
+            "inner_k": folder.inner_k,
+            "inner_proof_bytes": folder.inner_proof_bytes,
+            "inner_keys": folder.inner_keys,
+            "inner_keygen_s": folder.inner_keygen.as_secs_f64(),
+            "inner_prove_s": folder.inner_prove.as_secs_f64(),
+            "outer": folder.outer,
+            "outer_keys": folder.outer_keys,
+            "outer_keygen_s": folder.outer_keygen.as_secs_f64(),
+            "outer_prove_s": folder.outer_prove.as_secs_f64(),
+            "outer_proof_bytes": folder.outer_proof_bytes,
+            "on_chain": folder.on_chain,
+            "setup": folder.setup,
             "peak_rss_mib": batch_ecdsa_evm::aggregation_prover::peak_rss_mib(),
         });
         println!("{row}");

@@ -29,16 +29,12 @@ use std::process::ExitCode;
 use batch_ecdsa::batch_file::BatchFile;
 use batch_ecdsa::cli::{load_signed_txs, TxArgs};
 use batch_ecdsa::hexfmt::{decode_hex, decode_hex_fixed, encode_hex};
-use batch_ecdsa::prover::api::digest_pairs_of;
-use batch_ecdsa::prover::circuit::{witnesses_from_batch, WitnessBuildError};
-use batch_ecdsa::prover::proof::DigestPair;
-use batch_ecdsa::prover::srs::{tau_g2_of, SetupSource};
+use batch_ecdsa::prover::srs::SetupSource;
 use batch_ecdsa::txs::strip::StrippedFile;
 use batch_ecdsa_evm::aggregated_folder::{
-    check_folder_setup_kind, check_pairs, check_trusted, verify_on_chain, AggregatedError,
-    AggregatedProofFile, Trusted, MAX_VERIFIER_SOURCE_BYTES, VERIFIER_FILE,
+    AggregatedError, AggregatedProofFile, MAX_VERIFIER_SOURCE_BYTES, VERIFIER_FILE,
 };
-use batch_ecdsa_evm::solc::Solc;
+use batch_ecdsa_evm::folder_check::{check_folder, FolderCheck, HeldBatch, PinnedVerifier};
 use clap::Parser;
 
 /// Checks an aggregated proof folder on an EVM (revm), as a contract would.
@@ -84,10 +80,7 @@ struct Args {
     json: bool,
 }
 
-/// The batch's pairs and, for transactions, their signing payloads.
-type Held = (Vec<DigestPair>, Option<Vec<Vec<u8>>>, &'static str);
-
-fn held_batch(args: &Args) -> Result<Option<Held>, AggregatedError> {
+fn held_batch(args: &Args) -> Result<Option<HeldBatch>, AggregatedError> {
     let bad = AggregatedError::BadInput;
     if args.txs.strip_out.is_some() {
         return Err(bad(
@@ -106,17 +99,7 @@ fn held_batch(args: &Args) -> Result<Option<Held>, AggregatedError> {
                 bad(why)
             }
         })?;
-        let pairs = t
-            .records
-            .iter()
-            .map(|r| (r.tx.signing_hash, r.sender))
-            .collect();
-        let payloads = t
-            .records
-            .iter()
-            .map(|r| r.tx.signing_payload.clone())
-            .collect();
-        return Ok(Some((pairs, Some(payloads), "transaction")));
+        return Ok(Some(HeldBatch::of_txs(&t)));
     }
     if let Some(path) = &args.stripped {
         let text = batch_ecdsa::fsutil::read_text_bounded(
@@ -134,7 +117,11 @@ fn held_batch(args: &Args) -> Result<Option<Held>, AggregatedError> {
             pairs.push((batch_ecdsa::native::hash::keccak256(&payload), sender));
             payloads.push(payload);
         }
-        return Ok(Some((pairs, Some(payloads), "transaction")));
+        return Ok(Some(HeldBatch {
+            pairs,
+            payloads: Some(payloads),
+            item: "transaction",
+        }));
     }
     if let Some(path) = &args.batch {
         let batch = BatchFile::load(path).map_err(|errs| {
@@ -145,26 +132,29 @@ fn held_batch(args: &Args) -> Result<Option<Held>, AggregatedError> {
                 .join("; "))
         })?;
         let policy = batch_ecdsa::batch_file::Policy { low_s: args.low_s };
-        let ws = witnesses_from_batch(&batch, policy, true).map_err(|e| match e {
-            WitnessBuildError::Invalid(_) => {
-                AggregatedError::Invalid(format!("the batch holds invalid signatures: {e}"))
-            }
-            other => bad(other.to_string()),
-        })?;
-        return Ok(Some((digest_pairs_of(&ws), None, "signature")));
+        return HeldBatch::of_batch(&batch, policy).map(Some);
     }
     Ok(None)
 }
 
-/// The verifier source the user pins, and the code hash they gave.
-fn pinned_verifier(args: &Args) -> Result<(PathBuf, Option<[u8; 32]>), AggregatedError> {
+/// The verifier the user pins, and where its source is read from.
+fn pinned_verifier(args: &Args) -> Result<(PinnedVerifier, PathBuf), AggregatedError> {
     let bad = AggregatedError::BadInput;
     match (&args.verifier, &args.verifier_code_hash) {
-        (Some(path), _) => Ok((path.clone(), None)),
+        (Some(path), _) => {
+            let text = read_source(path)?;
+            Ok((
+                PinnedVerifier::Source {
+                    text,
+                    label: path.display().to_string(),
+                },
+                path.clone(),
+            ))
+        }
         (None, Some(hash)) => {
             let h = decode_hex_fixed::<32>(hash)
                 .map_err(|e| bad(format!("--verifier-code-hash: {e}")))?;
-            Ok((args.dir.join(VERIFIER_FILE), Some(h)))
+            Ok((PinnedVerifier::CodeHash(h), args.dir.join(VERIFIER_FILE)))
         }
         (None, None) => Err(bad(
             "refusing to trust the folder's own verifier: say which verifier you trust with \
@@ -175,55 +165,34 @@ fn pinned_verifier(args: &Args) -> Result<(PathBuf, Option<[u8; 32]>), Aggregate
     }
 }
 
+fn read_source(path: &std::path::Path) -> Result<String, AggregatedError> {
+    batch_ecdsa::fsutil::read_text_bounded(path, MAX_VERIFIER_SOURCE_BYTES)
+        .map_err(|e| AggregatedError::BadInput(format!("cannot read {}: {e}", path.display())))
+}
+
 fn run(args: &Args) -> Result<(), AggregatedError> {
-    let bad = AggregatedError::BadInput;
-    let (sol_path, code_hash) = pinned_verifier(args)?;
+    let (pinned, sol_path) = pinned_verifier(args)?;
     let source = SetupSource::from_flags(args.params.as_deref(), args.insecure_dev_setup);
     let file = AggregatedProofFile::load(&args.dir)?;
-    let decoded = file.decode()?;
-    // Before any setup is read (check_trusted makes it again).
-    check_folder_setup_kind(&file, source.kind())?;
-    let s_g2 =
-        tau_g2_of(&source, &args.params_dir, &file.setup.tau_g2).map_err(|e| bad(e.to_string()))?;
+    // The folder's claims first (check_folder decodes it again), then the batch held.
+    file.decode()?;
     let held = held_batch(args)?;
-    let payloads = match &held {
-        Some((pairs, payloads, item)) => {
-            if decoded.digest.is_none() {
-                return Err(bad(
-                    "a keys proof is checked on its own: its public inputs are the keys".into(),
-                ));
-            }
-            check_pairs(&decoded.pairs, pairs, item)?;
-            payloads.clone()
-        }
-        None => None,
+    let folder_verifier = match pinned {
+        PinnedVerifier::CodeHash(_) => read_source(&sol_path)?,
+        PinnedVerifier::Source { .. } => String::new(),
     };
-    let sol = batch_ecdsa::fsutil::read_text_bounded(&sol_path, MAX_VERIFIER_SOURCE_BYTES)
-        .map_err(|e| bad(format!("cannot read {}: {e}", sol_path.display())))?;
-    if sol.trim().is_empty() {
-        return Err(bad(format!(
-            "{}: the verifier source is empty",
-            sol_path.display()
-        )));
-    }
-    let solc = Solc::locate_or_install().map_err(|e| bad(e.to_string()))?;
-    let compiled = solc.compile(&sol).map_err(|e| {
-        bad(format!(
-            "{}: the verifier source does not compile: {e}",
-            sol_path.display()
-        ))
+    let code_hash = match pinned {
+        PinnedVerifier::CodeHash(h) => Some(h),
+        PinnedVerifier::Source { .. } => None,
+    };
+    let (decoded, on_chain) = check_folder(&FolderCheck {
+        file: &file,
+        folder_verifier: &folder_verifier,
+        pinned: &pinned,
+        held: held.as_ref(),
+        setup: &source,
+        params_dir: &args.params_dir,
     })?;
-    check_trusted(
-        &file,
-        &Trusted {
-            source: &sol,
-            compiled: &compiled,
-            code_hash,
-            s_g2,
-            kind: source.kind(),
-        },
-    )?;
-    let on_chain = verify_on_chain(&decoded, &sol, payloads.as_deref(), &solc)?;
     let insecure = source.kind().is_insecure();
     let tag = if insecure { "INSECURE " } else { "" };
     let real = decoded.pairs.len();

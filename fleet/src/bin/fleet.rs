@@ -11,9 +11,11 @@ use std::time::Duration;
 
 use batch_ecdsa::cli::SetupArgs;
 use batch_ecdsa::Statement;
-use batch_ecdsa_fleet::job::{verify_result, JobInput};
+use batch_ecdsa_evm::folder_check::PinnedVerifier;
+use batch_ecdsa_fleet::folder::verify_folder_result;
+use batch_ecdsa_fleet::job::{verify_result, JobInput, Route};
 use batch_ecdsa_fleet::queue::{JobState, Queue};
-use batch_ecdsa_fleet::worker::{Stopper, Worker, WorkerOptions};
+use batch_ecdsa_fleet::worker::{buildable_routes, Stopper, Worker, WorkerOptions};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser, Debug)]
@@ -50,6 +52,13 @@ enum Command {
         /// Prove on the key for B (the batch padded with the canonical filler).
         #[arg(long)]
         pad_to: Option<usize>,
+        /// proof (a batch proof file) or aggregated (an aggregated proof folder for Ethereum,
+        /// digest statement; proved by workers built with the feature `aggregate`).
+        #[arg(long, default_value = "proof")]
+        route: Route,
+        /// The aggregated route's outer k (default 22).
+        #[arg(long)]
+        outer_k: Option<u32>,
         /// Reject high s (EIP-2) in a batch file.
         #[arg(long)]
         low_s: bool,
@@ -79,6 +88,10 @@ enum Command {
         /// Stop when the queue has nothing to lease.
         #[arg(long)]
         exit_when_idle: bool,
+        /// The routes to take jobs of (default: every route this build proves; the
+        /// aggregated route needs about 16 GiB).
+        #[arg(long, value_delimiter = ',')]
+        routes: Vec<Route>,
         /// On SIGTERM or SIGINT, seconds a proof under way may still take to finish and be
         /// stored; after them the job is released to the queue (not counted as a try). Keep it
         /// under the orchestrator's grace period (Kubernetes: 30 s unless set).
@@ -91,14 +104,24 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Writes a done job's proof file to --out after checking it against the batch that was
-    /// submitted (under the setup you name); a failed job's reason on stderr, exit 1.
+    /// Writes a done job's result to --out after checking it against the batch that was
+    /// submitted, under the setup you name: a proof file (route proof), or an aggregated proof
+    /// folder (route aggregated: checked with the verifier you pin, on an EVM). A failed job's
+    /// reason on stderr, exit 1.
     Fetch {
         job: i64,
+        /// The proof file, or (aggregated) the folder to write (must not exist, or be empty).
         #[arg(long)]
         out: PathBuf,
         #[command(flatten)]
         setup: SetupArgs,
+        /// Aggregated: the source of the verifier contract you deployed (or trust).
+        #[arg(long, conflicts_with = "verifier_code_hash")]
+        verifier: Option<PathBuf>,
+        /// Aggregated: the deployed verifier's runtime code hash (`cast codehash ADDRESS`); the
+        /// stored verifier source must compile to exactly that code.
+        #[arg(long)]
+        verifier_code_hash: Option<String>,
     },
 }
 
@@ -128,6 +151,8 @@ async fn run(cli: Cli) -> Result<u8, String> {
         low_s,
         max_attempts,
         json,
+        route,
+        outer_k,
     } = &cli.command
     {
         let (path, chain) = match (batch, txs) {
@@ -135,7 +160,9 @@ async fn run(cli: Cli) -> Result<u8, String> {
             (None, Some(p)) => (p, Some(*chain_id)),
             (None, None) => return Err("give --batch or --txs".into()),
         };
-        let input = match JobInput::from_file(path, chain, *public, *pad_to, *low_s) {
+        let input = match JobInput::from_file_for(
+            path, chain, *public, *pad_to, *low_s, *route, *outer_k,
+        ) {
             Ok(i) => i,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -144,7 +171,7 @@ async fn run(cli: Cli) -> Result<u8, String> {
         };
         let queue = Queue::connect(&url).await.map_err(|e| e.to_string())?;
         let id = queue
-            .submit(&input.to_text(), *max_attempts)
+            .submit_route(&input.to_text(), route.as_str(), *max_attempts)
             .await
             .map_err(|e| e.to_string())?;
         if *json {
@@ -165,6 +192,7 @@ async fn run(cli: Cli) -> Result<u8, String> {
             max_jobs,
             exit_when_idle,
             drain_secs,
+            routes,
         } => {
             if !(1.0..=3600.0).contains(&lease_secs) {
                 return Err("--lease-secs must be between 1 and 3600".into());
@@ -181,6 +209,11 @@ async fn run(cli: Cli) -> Result<u8, String> {
                 exit_when_idle,
                 params_dir: setup.params_dir.clone(),
                 setup: setup.source(),
+                routes: if routes.is_empty() {
+                    buildable_routes()
+                } else {
+                    routes
+                },
             };
             let mut worker = Worker::new(queue, options).map_err(|e| e.to_string())?;
             stop_on_signals(worker.stopper()).map_err(|e| format!("signal handlers: {e}"))?;
@@ -231,10 +264,52 @@ async fn run(cli: Cli) -> Result<u8, String> {
             }
             Ok(0)
         }
-        Command::Fetch { job, out, setup } => {
+        Command::Fetch {
+            job,
+            out,
+            setup,
+            verifier,
+            verifier_code_hash,
+        } => {
             let (status, input, result) = queue.result(job).await.map_err(|e| e.to_string())?;
+            let route = JobInput::parse(&input)?.route;
             match (status.state, result) {
+                (JobState::Done, Some(bytes)) if route == Route::Aggregated => {
+                    let pinned =
+                        pinned_verifier(verifier.as_deref(), verifier_code_hash.as_deref())?;
+                    match verify_folder_result(
+                        &input,
+                        &bytes,
+                        &pinned,
+                        &setup.source(),
+                        &setup.params_dir,
+                    ) {
+                        Ok(folder) => {
+                            folder.write(&out)?;
+                            for line in folder.on_chain.lines() {
+                                println!("{line}");
+                            }
+                            println!(
+                                "job {job}: aggregated proof of {} signatures ({} statement, B = {}) checked against the submitted batch and your verifier, written to {}",
+                                folder.file.records.len(),
+                                folder.file.statement,
+                                folder.file.batch_size,
+                                out.display()
+                            );
+                            Ok(0)
+                        }
+                        Err(e) => {
+                            eprintln!("error: job {job}: {e}");
+                            Ok(1)
+                        }
+                    }
+                }
                 (JobState::Done, Some(bytes)) => {
+                    if verifier.is_some() || verifier_code_hash.is_some() {
+                        return Err(format!(
+                            "job {job} is a proof file (route proof): --verifier and --verifier-code-hash are for aggregated folders"
+                        ));
+                    }
                     match verify_result(&input, &bytes, &setup.source(), &setup.params_dir) {
                         Ok(file) => {
                             file.save(&out)
@@ -269,6 +344,33 @@ async fn run(cli: Cli) -> Result<u8, String> {
                 }
             }
         }
+    }
+}
+
+/// The verifier the caller pins for an aggregated folder: never the stored one on its own word.
+fn pinned_verifier(
+    source: Option<&std::path::Path>,
+    code_hash: Option<&str>,
+) -> Result<PinnedVerifier, String> {
+    match (source, code_hash) {
+        (Some(path), _) => Ok(PinnedVerifier::Source {
+            text: batch_ecdsa::fsutil::read_text_bounded(
+                path,
+                batch_ecdsa_evm::aggregated_folder::MAX_VERIFIER_SOURCE_BYTES,
+            )
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+            label: path.display().to_string(),
+        }),
+        (None, Some(hash)) => Ok(PinnedVerifier::CodeHash(
+            batch_ecdsa::hexfmt::decode_hex_fixed::<32>(hash)
+                .map_err(|e| format!("--verifier-code-hash: {e}"))?,
+        )),
+        (None, None) => Err(
+            "an aggregated folder is checked against the verifier you trust: give --verifier FILE \
+             (the source of the contract you deployed) or --verifier-code-hash HASH (`cast \
+             codehash ADDRESS`); the folder's own verifier proves nothing"
+                .into(),
+        ),
     }
 }
 
