@@ -544,12 +544,19 @@ pub struct OnChain {
     /// The verifier called with [`Decoded::verifier_calldata`].
     pub verifier_calldata_bytes: usize,
     pub verifier_total_gas: u64,
+    /// The verifier's execution (its call's gas less 21,000 and the calldata; the verifier's
+    /// call is never on the EIP-7623 floor, checked).
     pub verifier_execution_gas: u64,
     /// Digest: the wrapper's call (`verifyTransactions` with payloads, else `verifyHashes`).
     pub wrapper_call: Option<String>,
     pub wrapper_calldata_bytes: Option<usize>,
     pub wrapper_total_gas: Option<u64>,
+    /// The wrapper's execution, when its call paid calldata plus execution; None when it paid
+    /// the EIP-7623 floor of its calldata (`wrapper_on_floor`: the execution is then hidden
+    /// under the floor, and `wrapper_total_gas` is the floor).
     pub wrapper_execution_gas: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wrapper_on_floor: Option<bool>,
 }
 
 impl OnChain {
@@ -559,14 +566,16 @@ impl OnChain {
             "verifier: {} bytes of code (EIP-170 enforced), {} gas called directly ({} execution)",
             self.verifier_runtime_code_bytes, self.verifier_total_gas, self.verifier_execution_gas
         )];
-        if let (Some(call), Some(total), Some(exec)) = (
-            &self.wrapper_call,
-            self.wrapper_total_gas,
-            self.wrapper_execution_gas,
-        ) {
-            out.push(format!(
-                "wrapper: {call} accepted, returned D; {total} gas ({exec} execution)"
-            ));
+        if let (Some(call), Some(total)) = (&self.wrapper_call, self.wrapper_total_gas) {
+            out.push(match self.wrapper_execution_gas {
+                Some(exec) => {
+                    format!("wrapper: {call} accepted, returned D; {total} gas ({exec} execution)")
+                }
+                None => format!(
+                    "wrapper: {call} accepted, returned D; {total} gas, the EIP-7623 floor of \
+                     its calldata (the execution is below it)"
+                ),
+            });
         }
         out
     }
@@ -661,6 +670,12 @@ pub fn verify_compiled(
     let calldata = decoded.verifier_calldata();
     let called = chain.call_verifier(&calldata).map_err(bad)?;
     let gas = gas_of(&called.outcome, "called directly")?;
+    if gas.on_floor() {
+        return Err(bad(format!(
+            "the verifier's call paid the EIP-7623 floor ({} gas): its execution is not measured",
+            gas.total
+        )));
+    }
     let mut on_chain = OnChain {
         verifier_runtime_code_bytes: chain.verifier.runtime_bytes,
         verifier_deploy_gas: chain.verifier.deploy_gas,
@@ -671,6 +686,7 @@ pub fn verify_compiled(
         wrapper_calldata_bytes: None,
         wrapper_total_gas: None,
         wrapper_execution_gas: None,
+        wrapper_on_floor: None,
     };
     let Some(d) = decoded.digest else {
         return Ok(on_chain);
@@ -681,7 +697,8 @@ pub fn verify_compiled(
             on_chain.wrapper_call = Some(call.into());
             on_chain.wrapper_calldata_bytes = Some(data.len());
             on_chain.wrapper_total_gas = Some(gas.total);
-            on_chain.wrapper_execution_gas = Some(gas.execution());
+            on_chain.wrapper_execution_gas = (!gas.on_floor()).then(|| gas.execution());
+            on_chain.wrapper_on_floor = Some(gas.on_floor());
             Ok(on_chain)
         }
         Ok((returned, _)) => Err(AggregatedError::Invalid(format!(

@@ -717,3 +717,58 @@ fn three_transactions_on_a_key_for_four_verify_with_what_a_rollup_posts() {
     assert!(err.contains("is not its pairs' D"), "{err}");
     std::fs::remove_dir_all(&base).unwrap();
 }
+
+/// The folders of the measured runs at the sizes that pay (`results/aggregated/b64`, `b128`,
+/// `b256`: `prove-aggregated --txs` on 64, 128 and 256 signed transactions,
+/// `results/prove-aggregated-b*.json`) verify as a chain would, with what a rollup posts (the
+/// stripped transactions, through `verifyTransactions`), at the gas their runs recorded; the
+/// B = 128 folder checked with the B = 256 folder's stripped transactions is refused.
+#[test]
+fn the_measured_folders_at_the_sizes_that_pay_verify() {
+    let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results");
+    for b in [64usize, 128, 256] {
+        let dir = results.join(format!("aggregated/b{b}"));
+        let sol = dir.join("AggregationVerifier.sol");
+        let stripped = dir.join("stripped.json");
+        let (code, out, err) = verify_cli(&[
+            "--dir",
+            dir.to_str().unwrap(),
+            "--stripped",
+            stripped.to_str().unwrap(),
+            "--insecure-dev-setup",
+            "--verifier",
+            sol.to_str().unwrap(),
+            "--json",
+        ]);
+        assert_eq!(code, 0, "B = {b}: {out}{err}");
+        let row: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+        assert_eq!(row["batch_size"], b, "{row}");
+        assert_eq!(row["signatures"], b, "{row}");
+        let measured: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(results.join(format!("prove-aggregated-b{b}.json"))).unwrap(),
+        )
+        .unwrap();
+        for gas in ["verifier_execution_gas", "wrapper_execution_gas"] {
+            assert_eq!(
+                row["on_chain"][gas], measured["on_chain"][gas],
+                "B = {b}: {gas}"
+            );
+        }
+    }
+    let (code, out, err) = verify_cli(&[
+        "--dir",
+        results.join("aggregated/b128").to_str().unwrap(),
+        "--stripped",
+        results
+            .join("aggregated/b256/stripped.json")
+            .to_str()
+            .unwrap(),
+        "--insecure-dev-setup",
+        "--verifier",
+        results
+            .join("aggregated/b128/AggregationVerifier.sol")
+            .to_str()
+            .unwrap(),
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+}

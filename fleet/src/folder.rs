@@ -89,11 +89,15 @@ impl CheckedFolder {
     }
 }
 
-/// Checks a stored folder against the job's own input, trusting neither the worker nor the
-/// database: its statement and B against the job's, its (signing hash, address) pairs against
-/// the submitted batch's (each differing one named), the verifier the caller pins (`pinned`)
-/// with the `[τ]₂` of the setup the caller trusts, then the verifier and the wrapper (with the
-/// batch's signing payloads when it is transactions) on an EVM with EIP-170 enforced.
+/// Checks a stored folder against `input`, the caller's own batch with the job's parameters
+/// ([`JobInput::held_by_caller`]), trusting neither the worker nor the database: its statement
+/// and B against the job's, its (signing hash, address) pairs against the caller's batch's
+/// (each differing one named), the verifier the caller pins (`pinned`) with the `[τ]₂` of the
+/// setup the caller trusts, then the verifier and the wrapper (with the batch's signing
+/// payloads when it is transactions) on an EVM with EIP-170 enforced. The folder returned
+/// carries the verifier that was checked: the caller's source when pinned by source (the
+/// worker's, which may be anything, is dropped), the stored one when pinned by code hash
+/// (it compiled to exactly that code).
 pub fn verify_folder_result(
     input: &str,
     result: &[u8],
@@ -106,6 +110,12 @@ pub fn verify_folder_result(
         return Err("the job is not for the aggregated route".into());
     }
     let folder = StoredFolder::parse(result)?;
+    if folder.verifier.len() as u64 > MAX_VERIFIER_SOURCE_BYTES {
+        return Err(format!(
+            "the stored verifier is {} bytes, more than {MAX_VERIFIER_SOURCE_BYTES}",
+            folder.verifier.len()
+        ));
+    }
     let file = folder.aggregated;
     if file.statement != checked.statement.as_str()
         || file.batch_size != checked.batch_size
@@ -140,9 +150,13 @@ pub fn verify_folder_result(
     let wrapper = wrapper_calldata(&decoded, held.payloads.as_deref())
         .map_err(|e| e.to_string())?
         .0;
+    let verifier = match pinned {
+        PinnedVerifier::Source { text, .. } => text.clone(),
+        PinnedVerifier::CodeHash(_) => folder.verifier,
+    };
     Ok(CheckedFolder {
         file,
-        verifier: folder.verifier,
+        verifier,
         wrapper_calldata: Some(wrapper),
         on_chain,
     })

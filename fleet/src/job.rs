@@ -50,8 +50,10 @@ impl std::str::FromStr for Route {
 /// aggregated verifier fits EIP-170.
 pub const DEFAULT_OUTER_K: u32 = 22;
 
-/// The outer k a job may ask for (`prove-aggregated --k`).
-pub const OUTER_K_RANGE: std::ops::RangeInclusive<u32> = 16..=26;
+/// The outer k a job may ask for: from 22, where the digest statement's aggregated verifier
+/// fits EIP-170 (below it the outer circuit needs more columns and its verifier does not
+/// deploy: such a job would fail on every worker after its proofs), to 26.
+pub const OUTER_K_RANGE: std::ops::RangeInclusive<u32> = 22..=26;
 
 /// How the batch was submitted.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -190,6 +192,37 @@ impl JobInput {
         Ok(input)
     }
 
+    /// The caller's own copy of the batch of a job whose stored input is `stored`: what
+    /// `fetch` checks a result against, never the database's copy alone (anyone who can write
+    /// the database could put another batch, and its honest proof, in a job's row). The file
+    /// at `path` (a transactions file with `chain_id`, else a batch file) must be exactly the
+    /// batch that was submitted; the job's parameters (statement, B, route) are the stored
+    /// ones (a proof of the caller's batch is what is checked, whatever they say).
+    pub fn held_by_caller(
+        stored: &str,
+        path: &Path,
+        chain_id: Option<u64>,
+    ) -> Result<JobInput, String> {
+        let stored = JobInput::parse(stored)?;
+        let text = batch_ecdsa::fsutil::read_text_bounded(
+            path,
+            batch_ecdsa::batch_file::MAX_BATCH_FILE_BYTES,
+        )
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+        let batch = match chain_id {
+            None => BatchText::Batch { text },
+            Some(chain_id) => BatchText::Txs { text, chain_id },
+        };
+        if batch != stored.batch {
+            return Err(format!(
+                "{} is not the batch this job holds (the file, its kind or its chain id \
+                 differs): a result is checked against your batch, never the database's copy",
+                path.display()
+            ));
+        }
+        Ok(JobInput { batch, ..stored })
+    }
+
     /// The stored form.
     pub fn to_text(&self) -> String {
         serde_json::to_string(self).expect("a job input serialises")
@@ -295,10 +328,11 @@ impl JobInput {
     }
 }
 
-/// Checks a stored result against the job's own input, trusting neither the worker nor the
-/// database: the proof file's form, its statement and B against the job's, then
-/// [`batch_ecdsa::Verifier::verify_batch`] with the batch that was submitted, under the setup
-/// the caller names (keys made or read from `params_dir`). Returns the proof file.
+/// Checks a stored result against `input`, the caller's own batch with the job's parameters
+/// ([`JobInput::held_by_caller`]), trusting neither the worker nor the database: the proof
+/// file's form, its statement and B against the job's, then
+/// [`batch_ecdsa::Verifier::verify_batch`] with the caller's batch, under the setup the
+/// caller names (keys made or read from `params_dir`). Returns the proof file.
 pub fn verify_result(
     input: &str,
     result: &[u8],

@@ -90,15 +90,31 @@ impl QueueError {
     }
 }
 
+impl QueueError {
+    /// Whether the database refused the value itself (a data exception, a program limit, an
+    /// exception raised by a trigger or rule): storing the same value again would be refused
+    /// again, by any worker. Other refusals (a permission, the schema) are the deployment's,
+    /// not the job's.
+    pub fn refuses_value(&self) -> bool {
+        let QueueError::Database(sqlx::Error::Database(db)) = self else {
+            return false;
+        };
+        db.code()
+            .is_some_and(|c| c.starts_with("22") || c.starts_with("54") || c == "P0001")
+    }
+}
+
 /// SQLSTATEs worth retrying: class 08 (connection exception), 53 (insufficient resources:
-/// disk, memory, connections), 57P01–57P03 (the server shutting down or starting), 40001 and
-/// 40P01 (serialisation failure, deadlock), 55P03 (lock not available).
+/// disk, memory, connections), 57P01–57P03 (the server shutting down or starting), 57014 (a
+/// statement cancelled: a timeout, an operator), 25006 (a read-only server: a standby during
+/// a failover), 40001 and 40P01 (serialisation failure, deadlock), 55P03 (lock not
+/// available).
 fn transient_sqlstate(code: &str) -> bool {
     code.starts_with("08")
         || code.starts_with("53")
         || matches!(
             code,
-            "57P01" | "57P02" | "57P03" | "40001" | "40P01" | "55P03"
+            "57P01" | "57P02" | "57P03" | "57014" | "25006" | "40001" | "40P01" | "55P03"
         )
 }
 
@@ -223,9 +239,22 @@ impl Queue {
         Ok(queue)
     }
 
-    /// Creates the table and index if absent, under an advisory lock so that workers starting
-    /// together do not race on the catalogue.
+    /// Creates the table and index if absent (and adds version 2's column to a version-1
+    /// table), under an advisory lock so that workers starting together do not race on the
+    /// catalogue. A table already at version 2 is left alone: `ALTER TABLE` takes an
+    /// exclusive lock even when it changes nothing, which would queue every lease behind a
+    /// long read of the table.
     pub async fn migrate(&self) -> Result<(), QueueError> {
+        let current: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM information_schema.columns
+             WHERE table_schema = current_schema() AND table_name = 'batch_ecdsa_jobs'
+               AND column_name = 'route'",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        if current == 1 {
+            return Ok(());
+        }
         let mut tx = self.pool.begin().await?;
         sqlx::query("SELECT pg_advisory_xact_lock(7402735101)")
             .execute(&mut *tx)

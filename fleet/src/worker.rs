@@ -405,6 +405,12 @@ impl Worker {
                 let stored =
                     match retried("complete", &id, || queue.complete(job.id, &id, &proof)).await {
                         Ok(stored) => stored,
+                        Err(WorkerError::Refused { what, error }) if !error.refuses_value() => {
+                            // The deployment's refusal (a permission, the schema), not the
+                            // result's: the worker stops; the job is leased again when its
+                            // lease runs out.
+                            return Err(WorkerError::Refused { what, error });
+                        }
                         Err(refused) => {
                             // A result the database will not store (a trigger, a size limit)
                             // would be refused again to any worker: the job fails, saying why.

@@ -72,7 +72,8 @@ async fn fetch_checks_an_aggregated_folder_against_the_batch_and_the_pinned_veri
     let q = Queue::connect(&url).await.unwrap();
     let dir = scratch("aggregated_fetch");
     let t3 = fixture().join("t3.txt");
-    // The keys statement and an outer k below the batch circuit's are refused at submit.
+    // The keys statement, an outer k where the verifier does not fit EIP-170, and an outer k
+    // on the proof route are refused at submit.
     let out = run(fleet(&url)
         .args(["submit", "--route", "aggregated", "--public", "keys"])
         .arg("--txs")
@@ -80,7 +81,7 @@ async fn fetch_checks_an_aggregated_folder_against_the_batch_and_the_pinned_veri
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("digest statement"), "{}", text(&out));
     let out = run(fleet(&url)
-        .args(["submit", "--route", "aggregated", "--outer-k", "12"])
+        .args(["submit", "--route", "aggregated", "--outer-k", "21"])
         .arg("--txs")
         .arg(&t3));
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
@@ -113,15 +114,18 @@ async fn fetch_checks_an_aggregated_folder_against_the_batch_and_the_pinned_veri
     store(&q, id, &stored_fixture()).await;
 
     let params = params_dir();
-    let fetch = |id: i64, out: &Path, pin: &[&str]| {
+    let fetch_with = |id: i64, held: &Path, out: &Path, pin: &[&str]| {
         run(fleet(&url)
             .args(["fetch", &id.to_string(), "--insecure-dev-setup"])
             .arg("--params-dir")
             .arg(&params)
+            .arg("--txs")
+            .arg(held)
             .arg("--out")
             .arg(out)
             .args(pin))
     };
+    let fetch = |id: i64, out: &Path, pin: &[&str]| fetch_with(id, &t3, out, pin);
     let pinned = fixture().join(VERIFIER_FILE);
     let pinned = pinned.to_str().unwrap();
     // No pinned verifier: refused, nothing written.
@@ -168,10 +172,33 @@ async fn fetch_checks_an_aggregated_folder_against_the_batch_and_the_pinned_veri
     let other_id = submit_aggregated(&url, &other_txs);
     store(&q, other_id, &stored_fixture()).await;
     let elsewhere = dir.join("elsewhere");
-    let out = fetch(other_id, &elsewhere, &["--verifier", pinned]);
+    let out = fetch_with(other_id, &other_txs, &elsewhere, &["--verifier", pinned]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("transaction 0"), "{}", text(&out));
     assert!(!elsewhere.exists());
+    // Fetching it with the fixture's transactions (the folder's own batch): refused, the job
+    // holds another batch (a row swapped in the database is caught the same way).
+    let out = fetch(other_id, &elsewhere, &["--verifier", pinned]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("is not the batch this job holds"),
+        "{}",
+        text(&out)
+    );
+    assert!(!elsewhere.exists());
+    // A worker that stores another verifier source beside an honest proof: the folder written
+    // carries the verifier the caller pinned and checked, never the stored one.
+    let evil_id = submit_aggregated(&url, &t3);
+    let mut evil: serde_json::Value = serde_json::from_slice(&stored_fixture()).unwrap();
+    evil["verifier"] = "contract AcceptsAnything { fallback() external {} }".into();
+    store(&q, evil_id, &serde_json::to_vec(&evil).unwrap()).await;
+    let evil_out = dir.join("evil");
+    let out = fetch(evil_id, &evil_out, &["--verifier", pinned]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(
+        std::fs::read_to_string(evil_out.join(VERIFIER_FILE)).unwrap(),
+        std::fs::read_to_string(fixture().join(VERIFIER_FILE)).unwrap()
+    );
     // A stored result that is not a folder: refused.
     let junk_id = submit_aggregated(&url, &t3);
     store(
@@ -220,6 +247,8 @@ async fn a_worker_proves_an_aggregated_job() {
         .args(["fetch", &id.to_string(), "--insecure-dev-setup"])
         .arg("--params-dir")
         .arg(params_dir())
+        .arg("--txs")
+        .arg(fixture().join("t3.txt"))
         .arg("--out")
         .arg(&folder)
         .arg("--verifier")

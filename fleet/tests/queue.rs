@@ -297,6 +297,7 @@ async fn refusals_that_would_repeat_are_not_transient() {
         .unwrap_err()
         .into();
     assert!(!refused.is_transient(), "{refused}");
+    assert!(!refused.refuses_value(), "a syntax error is the deployment's, not a value's");
     sqlx::raw_sql(REFUSE_RESULTS)
         .execute(&mut conn)
         .await
@@ -306,6 +307,7 @@ async fn refusals_that_would_repeat_are_not_transient() {
     let refused = q.complete(id, "w", b"proof").await.unwrap_err();
     assert!(!refused.is_transient(), "{refused}");
     assert!(refused.to_string().contains("results refused"), "{refused}");
+    assert!(refused.refuses_value(), "{refused}");
     let gone = Queue::connect("postgres://nobody@127.0.0.1:1/none")
         .await
         .unwrap_err();
@@ -342,4 +344,44 @@ async fn a_worker_leases_only_its_routes() {
         .unwrap()
         .unwrap();
     assert_eq!((job.id, job.route.as_str()), (agg, "aggregated"));
+}
+
+/// A fleet's version-1 table (before routes) gains its `route` column on first use, its jobs
+/// are `proof` jobs and still leasable; a second connect leaves the table alone.
+#[tokio::test]
+async fn a_version_1_table_is_upgraded_in_place() {
+    let Some(admin) = admin_url("upgrade") else {
+        return;
+    };
+    let url = fresh_database(&admin, "upgrade").await;
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .unwrap();
+    sqlx::raw_sql(
+        "CREATE TABLE batch_ecdsa_jobs (
+            id BIGSERIAL PRIMARY KEY, input TEXT NOT NULL, input_sha256 TEXT NOT NULL,
+            state TEXT NOT NULL DEFAULT 'queued'
+                CHECK (state IN ('queued', 'running', 'done', 'failed')),
+            attempts INTEGER NOT NULL DEFAULT 0, worker_faults INTEGER NOT NULL DEFAULT 0,
+            max_attempts INTEGER NOT NULL CHECK (max_attempts >= 1), lease_owner TEXT,
+            lease_until TIMESTAMPTZ, phase TEXT, last_error TEXT, error TEXT, result BYTEA,
+            result_sha256 TEXT, result_worker TEXT,
+            submitted_at TIMESTAMPTZ NOT NULL DEFAULT now(), started_at TIMESTAMPTZ,
+            finished_at TIMESTAMPTZ,
+            CHECK ((state = 'done') = (result IS NOT NULL)),
+            CHECK ((state = 'failed') = (error IS NOT NULL)));
+         INSERT INTO batch_ecdsa_jobs (input, input_sha256, max_attempts)
+         VALUES ('old', encode(sha256('old'), 'hex'), 3);",
+    )
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    let q = Queue::connect(&url).await.unwrap();
+    Queue::connect(&url).await.unwrap();
+    let job = q
+        .lease_routes("w", SHORT, Some(&["proof"]))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((job.input.as_str(), job.route.as_str()), ("old", "proof"));
 }

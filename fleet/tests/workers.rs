@@ -87,14 +87,26 @@ async fn submit_worker_fetch_and_bad_batches_fail_once() {
 
     // Fetch checks the proof against the submitted batch before writing it.
     let proof = dir.join("proof.json");
-    let fetch = |id: i64| {
+    let fetch_with = |id: i64, held: &std::path::Path| {
         run(fleet(&url)
             .args(["fetch", &id.to_string(), "--insecure-dev-setup"])
             .arg("--params-dir")
             .arg(params_dir())
+            .arg("--batch")
+            .arg(held)
             .arg("--out")
             .arg(&proof))
     };
+    let fetch = |id: i64| fetch_with(id, &good);
+    // Another batch than the one the job holds: refused before any proof is read.
+    let out = fetch_with(good_id, &other);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("is not the batch this job holds"),
+        "{}",
+        text(&out)
+    );
+    assert!(!proof.exists());
     let out = fetch(good_id);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let file = ProofFile::load(&proof).unwrap();
@@ -128,6 +140,26 @@ async fn submit_worker_fetch_and_bad_batches_fail_once() {
     let out = fetch(good_id);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("signature 0"), "{}", text(&out));
+    assert!(!proof.exists());
+    // The whole row swapped (input and result, hashes updated: another batch and its honest
+    // proof): fetch checks against the caller's batch, not the database's copy.
+    sqlx::query(
+        "UPDATE batch_ecdsa_jobs SET (input, input_sha256, result, result_sha256) =
+           (SELECT input, input_sha256, result, result_sha256 FROM batch_ecdsa_jobs
+            WHERE id = $2) WHERE id = $1",
+    )
+    .bind(good_id)
+    .bind(other_id)
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    let out = fetch(good_id);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("is not the batch this job holds"),
+        "{}",
+        text(&out)
+    );
     assert!(!proof.exists());
     // No such job: exit 2.
     let out = fetch(999_999);

@@ -100,8 +100,8 @@ struct Cli {
     /// on chain by the digest wrapper, whose measured gas is added; the proof path posts the
     /// proof, the senders and a 3-byte length prefix per payload) or `keys` (each signature's
     /// hash and key as 3 public-input words beside the proof) [default: digest: the digest row
-    /// of results/evm.json, else the aggregated digest verifier measured by evm-aggregate
-    /// (results/aggregate-digest-b32.json); keys, with a note, when neither exists]. Not with
+    /// of results/evm.json, else the aggregated digest verifier of prove-aggregated on 256
+    /// transactions (results/prove-aggregated-b256.json); keys, with a note, when neither exists]. Not with
     /// --scenario optimism-2022.
     #[arg(long, value_name = "digest|keys", value_parser = |s: &str| s.parse::<Statement>())]
     public: Option<Statement>,

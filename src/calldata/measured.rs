@@ -7,7 +7,7 @@
 use super::bounds::MAX_GAS_INPUT;
 use super::limits::{ECRECOVER_GAS, ECRECOVER_SIGNATURE_BYTES};
 use super::proof_file::{bench_rows_from_json, pick_row, ProofInputError};
-use super::rows::{AggregateRow, BenchRow, EcrecoverBench};
+use super::rows::{BenchRow, EcrecoverBench, ProveAggregatedRow};
 use super::statement::Statement;
 use super::units::thousands;
 use super::wrapper_gas::{WrapperGas, WRAPPER_GAS_JSON, WRAPPER_GAS_PATH};
@@ -20,46 +20,65 @@ pub const EVM_BENCH_JSON: &str = include_str!("measured/evm.json");
 /// Where [`EVM_BENCH_JSON`] comes from, as the output names it.
 pub const EVM_BENCH_PATH: &str = "results/evm.json";
 
-/// The digest statement's aggregated verifier, measured by `evm-aggregate --count 32 --public
-/// digest --k 22` (the only digest verifier that is measured and fits EIP-170 today: the
-/// direct one does not compile, see docs/ethereum.md), embedded at build time.
-pub const AGGREGATED_DIGEST_JSON: &str = include_str!("measured/aggregate-digest-b32.json");
+/// The digest statement's aggregated verifier at the largest batch proved end to end:
+/// `prove-aggregated --txs` on 256 signed transactions, its folder checked by
+/// `verify-aggregated` (`results/aggregated/b256`; the only digest verifier that is measured
+/// and fits EIP-170 today: the direct one does not compile, see docs/ethereum.md), embedded at
+/// build time.
+pub const AGGREGATED_DIGEST_JSON: &str = include_str!("measured/prove-aggregated-b256.json");
 /// Where [`AGGREGATED_DIGEST_JSON`] comes from.
-pub const AGGREGATED_DIGEST_PATH: &str = "results/aggregate-digest-b32.json";
+pub const AGGREGATED_DIGEST_PATH: &str = "results/prove-aggregated-b256.json";
+
+/// The EIP-170 limit on runtime code (the calculator's copy: this crate does not depend on
+/// the EVM one).
+const EIP170_CODE_LIMIT: u64 = 24_576;
 
 /// The aggregated digest verifier as a bench row: the outer verifier's calldata is
 /// `accumulator ‖ D_hi ‖ D_lo ‖ proof`; the wrapper computes the two D words, so what the
 /// rollup posts is the outer proof **plus the accumulator words** (`proof_bytes` counts them),
-/// and the row's `public_inputs` is D's 2. Checked: a digest row of the batch circuit whose
-/// public inputs are the accumulator's 12 and D's 2.
+/// and the row's `public_inputs` is D's 2. Checked: a digest row whose public inputs are the
+/// accumulator's 12 and D's 2, and whose verifier calldata is exactly those words and the
+/// outer proof.
 pub fn aggregated_digest_row(json: &str, path: &str) -> Result<BenchRow, String> {
-    let a: AggregateRow = serde_json::from_str(json).map_err(|e| format!("{path}: {e}"))?;
-    let accumulator = a.outer_public_inputs.saturating_sub(2);
-    if a.circuit != "batch" || a.statement != "digest" || accumulator != 12 {
+    let a: ProveAggregatedRow = serde_json::from_str(json).map_err(|e| format!("{path}: {e}"))?;
+    let words = a.outer.num_instance as u64;
+    let accumulator = words.saturating_sub(2);
+    if a.statement != "digest" || accumulator != 12 {
         return Err(format!(
-            "{path}: not the batch circuit's digest statement aggregated (12 accumulator words \
-             and D's 2)"
+            "{path}: not the digest statement aggregated (12 accumulator words and D's 2)"
         ));
     }
-    if a.verify_gas_execution > MAX_GAS_INPUT || a.batch_size == 0 {
+    let c = &a.on_chain;
+    if c.verifier_calldata_bytes != 32 * words + a.outer_proof_bytes {
+        return Err(format!(
+            "{path}: the verifier's calldata ({} bytes) is not {words} words and the {}-byte \
+             outer proof",
+            c.verifier_calldata_bytes, a.outer_proof_bytes
+        ));
+    }
+    if c.verifier_execution_gas > MAX_GAS_INPUT
+        || c.verifier_total_gas > MAX_GAS_INPUT
+        || a.batch_size == 0
+        || a.signatures != a.batch_size
+    {
         return Err(format!("{path}: figure out of range"));
     }
     Ok(BenchRow {
-        circuit: a.circuit,
+        circuit: "batch".to_string(),
         statement: Some(a.statement),
         batch_size: a.batch_size,
         k: Some(a.outer.shape.k),
         transcript: Some("evm".to_string()),
         proof_bytes: a.outer_proof_bytes + 32 * accumulator,
         public_inputs: 2,
-        verify_gas: Some(a.verify_gas),
-        verify_gas_execution: a.verify_gas_execution,
-        deploy_gas: Some(a.deploy_gas),
-        runtime_code_bytes: Some(a.runtime_code_bytes),
+        verify_gas: Some(c.verifier_total_gas),
+        verify_gas_execution: c.verifier_execution_gas,
+        deploy_gas: Some(c.verifier_deploy_gas),
+        runtime_code_bytes: Some(c.verifier_runtime_code_bytes),
         proof_bytes_blake2b: None,
-        verify_gas_floor: Some(a.verify_gas_floor),
-        creation_code_bytes: Some(a.creation_code_bytes),
-        fits_eip170: Some(a.fits_eip170),
+        verify_gas_floor: None,
+        creation_code_bytes: None,
+        fits_eip170: Some(c.verifier_runtime_code_bytes <= EIP170_CODE_LIMIT),
         source: Some(path.to_string()),
     })
 }

@@ -846,9 +846,9 @@ mod tests {
             None => {
                 let agg = m.aggregated_digest.as_ref().unwrap();
                 assert_eq!(agg.source.as_deref(), Some(AGGREGATED_DIGEST_PATH));
-                assert_eq!((agg.batch_size, agg.k), (32, Some(22)));
-                assert_eq!(agg.proof_bytes, 3_328 + 12 * 32);
-                assert_eq!(agg.verify_gas_execution, 419_814);
+                assert_eq!((agg.batch_size, agg.k), (256, Some(22)));
+                assert_eq!(agg.proof_bytes, 2_912 + 12 * 32);
+                assert_eq!(agg.verify_gas_execution, 390_570);
                 assert!(agg.runtime_code_bytes.unwrap() <= 24_576);
                 let d = Params::measured(Statement::Digest).unwrap();
                 assert_eq!(d.proof_bytes, agg.proof_bytes);
@@ -872,6 +872,14 @@ mod tests {
         assert!(aggregated_digest_row("{}", "x").is_err());
         let keys_agg = AGGREGATED_DIGEST_JSON.replace("\"digest\"", "\"keys\"");
         assert!(aggregated_digest_row(&keys_agg, "x").is_err());
+        // A row whose verifier calldata is not the accumulator, D and the outer proof.
+        let calldata = "\"verifier_calldata_bytes\": 3360";
+        assert!(AGGREGATED_DIGEST_JSON.contains(calldata));
+        let off = AGGREGATED_DIGEST_JSON.replace(calldata, "\"verifier_calldata_bytes\": 3392");
+        assert!(aggregated_digest_row(&off, "x").is_err());
+        // A padded batch (n < B) is not the row of B signatures.
+        let padded = AGGREGATED_DIGEST_JSON.replace("\"signatures\": 256", "\"signatures\": 200");
+        assert!(aggregated_digest_row(&padded, "x").is_err());
 
         // The bench's own calldata column agrees with `proof_bytes + 32 · public_inputs`.
         let raw: Vec<serde_json::Value> = serde_json::from_str(EVM_BENCH_JSON).unwrap();

@@ -8,7 +8,8 @@
 //! | [`BenchRow`] | `cargo bench -p batch-ecdsa-evm --bench evm_gas` (`results/evm.json`) | [`super::measured::Measured`], `calldata --proof` |
 //! | [`EcrecoverBench`] | the same bench (`results/ecrecover.json`) | [`super::bridge`] |
 //! | [`WrapperGasRow`] | `evm-wrapper-gas` (`results/wrapper-gas.json`) | [`super::wrapper_gas`] |
-//! | [`AggregateRow`] (with [`OuterLayout`], [`OuterShape`]) | `evm-aggregate` (`results/aggregate-*.json`) | [`super::measured::aggregated_digest_row`] |
+//! | [`AggregateRow`] (with [`OuterLayout`], [`OuterShape`]) | `evm-aggregate` (`results/aggregate-*.json`) | the results docs |
+//! | [`ProveAggregatedRow`] (with [`OnChainRow`]) | `prove-aggregated --json` (`results/prove-aggregated-b*.json`) | [`super::measured::aggregated_digest_row`] |
 
 use serde::{Deserialize, Serialize};
 
@@ -156,6 +157,40 @@ pub struct OuterLayout {
     pub num_fixed: usize,
     /// Public inputs: the accumulator limbs and the inner proof's.
     pub num_instance: usize,
+}
+
+/// A `prove-aggregated --json` line: a user's batch proven for Ethereum, with the check a
+/// chain makes that the command ran before writing the folder (other fields are ignored).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct ProveAggregatedRow {
+    /// The inner proof's statement.
+    pub statement: String,
+    /// B, and the real signatures (n ≤ B).
+    pub batch_size: u64,
+    pub signatures: u64,
+    pub inner_k: u32,
+    pub outer: OuterLayout,
+    pub outer_proof_bytes: u64,
+    pub on_chain: OnChainRow,
+}
+
+/// The chain check of a `prove-aggregated` or `verify-aggregated` run (revm, EIP-170
+/// enforced): the verifier called directly, then (digest) the wrapper with the batch.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct OnChainRow {
+    pub verifier_runtime_code_bytes: u64,
+    pub verifier_deploy_gas: u64,
+    /// `accumulator ‖ inner public inputs ‖ outer proof`.
+    pub verifier_calldata_bytes: u64,
+    pub verifier_total_gas: u64,
+    pub verifier_execution_gas: u64,
+    pub wrapper_call: Option<String>,
+    pub wrapper_calldata_bytes: Option<u64>,
+    pub wrapper_total_gas: Option<u64>,
+    /// None when the wrapper's call paid the EIP-7623 floor (`wrapper_on_floor`).
+    pub wrapper_execution_gas: Option<u64>,
+    #[serde(default)]
+    pub wrapper_on_floor: Option<bool>,
 }
 
 /// The measured figures of one aggregation (what `evm-aggregate` prints and writes).

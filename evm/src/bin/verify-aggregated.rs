@@ -32,7 +32,8 @@ use batch_ecdsa::hexfmt::{decode_hex, decode_hex_fixed, encode_hex};
 use batch_ecdsa::prover::srs::SetupSource;
 use batch_ecdsa::txs::strip::StrippedFile;
 use batch_ecdsa_evm::aggregated_folder::{
-    AggregatedError, AggregatedProofFile, MAX_VERIFIER_SOURCE_BYTES, VERIFIER_FILE,
+    check_folder_setup_kind, AggregatedError, AggregatedProofFile, MAX_VERIFIER_SOURCE_BYTES,
+    VERIFIER_FILE,
 };
 use batch_ecdsa_evm::folder_check::{check_folder, FolderCheck, HeldBatch, PinnedVerifier};
 use clap::Parser;
@@ -174,8 +175,10 @@ fn run(args: &Args) -> Result<(), AggregatedError> {
     let (pinned, sol_path) = pinned_verifier(args)?;
     let source = SetupSource::from_flags(args.params.as_deref(), args.insecure_dev_setup);
     let file = AggregatedProofFile::load(&args.dir)?;
-    // The folder's claims first (check_folder decodes it again), then the batch held.
+    // The folder's claims and its setup kind first (check_folder makes both checks again),
+    // then the batch held.
     file.decode()?;
+    check_folder_setup_kind(&file, source.kind())?;
     let held = held_batch(args)?;
     let folder_verifier = match pinned {
         PinnedVerifier::CodeHash(_) => read_source(&sol_path)?,

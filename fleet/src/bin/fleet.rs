@@ -110,6 +110,16 @@ enum Command {
     /// reason on stderr, exit 1.
     Fetch {
         job: i64,
+        /// The batch file you submitted: the result is checked against your copy, never the
+        /// database's alone.
+        #[arg(long, conflicts_with = "txs", required_unless_present = "txs")]
+        batch: Option<PathBuf>,
+        /// The transactions file you submitted.
+        #[arg(long)]
+        txs: Option<PathBuf>,
+        /// The chain the transactions are for.
+        #[arg(long, default_value_t = 1, requires = "txs")]
+        chain_id: u64,
         /// The proof file, or (aggregated) the folder to write (must not exist, or be empty).
         #[arg(long)]
         out: PathBuf,
@@ -266,12 +276,29 @@ async fn run(cli: Cli) -> Result<u8, String> {
         }
         Command::Fetch {
             job,
+            batch,
+            txs,
+            chain_id,
             out,
             setup,
             verifier,
             verifier_code_hash,
         } => {
-            let (status, input, result) = queue.result(job).await.map_err(|e| e.to_string())?;
+            let (status, stored, result) = queue.result(job).await.map_err(|e| e.to_string())?;
+            let (path, chain) = match (&batch, &txs) {
+                (Some(p), _) => (p, None),
+                (None, Some(p)) => (p, Some(chain_id)),
+                (None, None) => return Err("give --batch or --txs: the batch you submitted".into()),
+            };
+            // A done job's result is checked against the caller's copy of the batch.
+            let input = match (status.state, JobInput::held_by_caller(&stored, path, chain)) {
+                (JobState::Done, Ok(i)) => i.to_text(),
+                (JobState::Done, Err(e)) => {
+                    eprintln!("error: job {job}: {e}");
+                    return Ok(1);
+                }
+                _ => stored,
+            };
             let route = JobInput::parse(&input)?.route;
             match (status.state, result) {
                 (JobState::Done, Some(bytes)) if route == Route::Aggregated => {
@@ -386,6 +413,13 @@ fn stop_on_signals(stopper: Stopper) -> std::io::Result<()> {
             _ = int.recv() => {}
         }
         stopper.stop();
+        // A second signal: stop now (a job held is leased again when its lease runs out).
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
+        batch_ecdsa_fleet::log::line("stopped_at_once", serde_json::json!({"signal": "second"}));
+        std::process::exit(130);
     });
     Ok(())
 }
