@@ -297,7 +297,10 @@ async fn refusals_that_would_repeat_are_not_transient() {
         .unwrap_err()
         .into();
     assert!(!refused.is_transient(), "{refused}");
-    assert!(!refused.refuses_value(), "a syntax error is the deployment's, not a value's");
+    assert!(
+        !refused.refuses_value(),
+        "a syntax error is the deployment's, not a value's"
+    );
     sqlx::raw_sql(REFUSE_RESULTS)
         .execute(&mut conn)
         .await

@@ -36,16 +36,74 @@ pub fn proving_bytes_lower_bound(cs: &ConstraintSystem<Native>, k: u32) -> u64 {
     2 * polys * n * 32 + 4 * extended * n * 32
 }
 
-/// The memory this machine can give a new allocation now: `MemAvailable` plus `SwapFree`
-/// from `/proc/meminfo`, or `None` where that cannot be read (then nothing is refused).
+/// The memory this process can give a new allocation now: the machine's (`MemAvailable` plus
+/// `SwapFree` from `/proc/meminfo`), or less where its control group is limited (a container's
+/// memory limit: [`cgroup_headroom`]), or `None` where neither can be read (then nothing is
+/// refused). A container sees the machine's `/proc/meminfo`: without the limit a pod of 8 GiB
+/// on a 64 GiB node would start a proof it cannot finish and be killed instead of refusing.
 pub fn available_bytes() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let machine = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| meminfo_available(&t));
+    let read = |p: &str| std::fs::read_to_string(p).ok();
+    // cgroup v2 (the unified hierarchy), then v1's memory controller, as a container sees
+    // them (its own group at the root of its namespace).
+    let group = match (
+        read("/sys/fs/cgroup/memory.max"),
+        read("/sys/fs/cgroup/memory.current"),
+    ) {
+        (Some(limit), Some(usage)) => cgroup_headroom(
+            &limit,
+            &usage,
+            &read("/sys/fs/cgroup/memory.stat").unwrap_or_default(),
+            "inactive_file",
+        ),
+        _ => match (
+            read("/sys/fs/cgroup/memory/memory.limit_in_bytes"),
+            read("/sys/fs/cgroup/memory/memory.usage_in_bytes"),
+        ) {
+            (Some(limit), Some(usage)) => cgroup_headroom(
+                &limit,
+                &usage,
+                &read("/sys/fs/cgroup/memory/memory.stat").unwrap_or_default(),
+                "total_inactive_file",
+            ),
+            _ => None,
+        },
+    };
+    match (machine, group) {
+        (Some(m), Some(g)) => Some(m.min(g)),
+        (m, g) => m.or(g),
+    }
+}
+
+/// `MemAvailable` plus `SwapFree` of a `/proc/meminfo` text, in bytes.
+pub fn meminfo_available(text: &str) -> Option<u64> {
     let field = |name: &str| -> Option<u64> {
         let line = text.lines().find(|l| l.starts_with(name))?;
         let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
         kb.checked_mul(1024)
     };
     Some(field("MemAvailable:")?.saturating_add(field("SwapFree:").unwrap_or(0)))
+}
+
+/// A control group's headroom in bytes: its limit less what it uses, not counting the
+/// inactive file cache (`stat`'s `inactive_field`, which the kernel reclaims before it kills);
+/// `None` when the group has no limit (`max`, or v1's "unlimited", a number of 2⁶⁰ or more).
+pub fn cgroup_headroom(limit: &str, usage: &str, stat: &str, inactive_field: &str) -> Option<u64> {
+    let limit: u64 = limit.trim().parse().ok()?;
+    if limit >= 1 << 60 {
+        return None;
+    }
+    let usage: u64 = usage.trim().parse().ok()?;
+    let inactive: u64 = stat
+        .lines()
+        .find_map(|l| {
+            let (name, value) = l.split_once(' ')?;
+            (name == inactive_field).then(|| value.trim().parse().ok())?
+        })
+        .unwrap_or(0);
+    Some(limit.saturating_sub(usage.saturating_sub(inactive)))
 }
 
 /// Too little memory for the proving key and the proof.
@@ -90,6 +148,41 @@ mod tests {
         assert_eq!(e.needed, 3 << 30);
         assert!(e.to_string().contains("at least 3.0 GiB"), "{e}");
         assert!(e.to_string().contains("1.0 GiB available"), "{e}");
+    }
+
+    #[test]
+    fn a_control_groups_limit_bounds_what_is_available() {
+        let gib = 1u64 << 30;
+        // An 8 GiB pod using 5 GiB, 1 GiB of it inactive file cache: 4 GiB left.
+        let stat = "anon 4294967296\ninactive_file 1073741824\nactive_file 0\n";
+        assert_eq!(
+            cgroup_headroom(
+                &format!("{}\n", 8 * gib),
+                &format!("{}\n", 5 * gib),
+                stat,
+                "inactive_file"
+            ),
+            Some(4 * gib)
+        );
+        // Over its limit (cache counted): nothing left, never an underflow.
+        assert_eq!(cgroup_headroom("100", "200", "", "inactive_file"), Some(0));
+        // No limit: v2's "max", v1's page-rounded 2^63.
+        assert_eq!(cgroup_headroom("max\n", "1", "", "inactive_file"), None);
+        assert_eq!(
+            cgroup_headroom(
+                "9223372036854771712",
+                "5507870720",
+                "",
+                "total_inactive_file"
+            ),
+            None
+        );
+        assert_eq!(cgroup_headroom("junk", "1", "", "inactive_file"), None);
+        let meminfo = "MemTotal: 100 kB\nMemAvailable: 10 kB\nSwapFree: 2 kB\n";
+        assert_eq!(meminfo_available(meminfo), Some(12 * 1024));
+        // The process's own figure is never above the machine's.
+        let machine = std::fs::read_to_string("/proc/meminfo").unwrap();
+        assert!(available_bytes().unwrap() <= meminfo_available(&machine).unwrap() + gib);
     }
 
     #[test]
