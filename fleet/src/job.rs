@@ -343,6 +343,12 @@ pub fn verify_result(
     let text = std::str::from_utf8(result).map_err(|_| "the stored proof is not UTF-8 text")?;
     let file = batch_ecdsa::prover::proof::ProofFile::parse(text)
         .map_err(|e| format!("the stored proof: {e}"))?;
+    if file.circuit != CircuitKind::Batch {
+        return Err(format!(
+            "the stored proof is of the {} circuit, not the batch circuit workers prove",
+            file.circuit
+        ));
+    }
     if file.statement != checked.statement || file.batch_size != checked.batch_size {
         return Err(format!(
             "the stored proof is for the {} statement at B = {}, the job asked for {} at B = {}",

@@ -91,16 +91,17 @@ impl QueueError {
 }
 
 impl QueueError {
-    /// Whether the database refused the value itself (a data exception, a program limit, an
-    /// exception raised by a trigger or rule): storing the same value again would be refused
+    /// Whether the database refused the value itself (a data exception, a constraint on it, a
+    /// program limit, an exception raised by a trigger or rule): storing the same value again would be refused
     /// again, by any worker. Other refusals (a permission, the schema) are the deployment's,
     /// not the job's.
     pub fn refuses_value(&self) -> bool {
         let QueueError::Database(sqlx::Error::Database(db)) = self else {
             return false;
         };
-        db.code()
-            .is_some_and(|c| c.starts_with("22") || c.starts_with("54") || c == "P0001")
+        db.code().is_some_and(|c| {
+            c.starts_with("22") || c.starts_with("23") || c.starts_with("54") || c == "P0001"
+        })
     }
 }
 

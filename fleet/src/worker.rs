@@ -159,6 +159,8 @@ fn prove(
     let input = JobInput::parse(input).map_err(JobOutcome::Bad)?;
     let checked = input.check().map_err(|e| JobOutcome::Bad(e.reason))?;
     if checked.route == Route::Aggregated {
+        // The proof route's keys would count against the outer proof's memory floor.
+        provers.clear();
         return prove_aggregated(&checked, options, log);
     }
     let key = (checked.statement, checked.batch_size);

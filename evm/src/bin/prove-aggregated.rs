@@ -90,6 +90,12 @@ fn run(args: &Args) -> Result<(), ExitCode> {
             )],
         ));
     }
+    if args.pad_to.is_some_and(|pad| pad > n) && args.statement != Statement::Digest {
+        return Err(fail(
+            2,
+            ["--pad-to is for the digest statement (the folder records its real pairs)".into()],
+        ));
+    }
     let log = |line: &str| eprintln!("{line}");
     let source = args.setup.source();
     if source.kind().is_insecure() {

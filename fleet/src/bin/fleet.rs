@@ -299,7 +299,10 @@ async fn run(cli: Cli) -> Result<u8, String> {
                 }
                 _ => stored,
             };
-            let route = JobInput::parse(&input)?.route;
+            let route = match status.state {
+                JobState::Done => JobInput::parse(&input)?.route,
+                _ => Route::Proof,
+            };
             match (status.state, result) {
                 (JobState::Done, Some(bytes)) if route == Route::Aggregated => {
                     let pinned =
