@@ -89,8 +89,8 @@ impl CheckedFolder {
     }
 }
 
-/// Checks a stored folder against `input`, the caller's own batch with the job's parameters
-/// ([`JobInput::held_by_caller`]), trusting neither the worker nor the database: its statement
+/// Checks a stored folder against `input`, the job as the caller submitted it
+/// ([`JobInput::same_job_as`]), trusting neither the worker nor the database: its statement
 /// and B against the job's, its (signing hash, address) pairs against the caller's batch's
 /// (each differing one named), the verifier the caller pins (`pinned`) with the `[τ]₂` of the
 /// setup the caller trusts, then the verifier and the wrapper (with the batch's signing

@@ -168,6 +168,26 @@ impl JobInput {
         route: Route,
         outer_k: Option<u32>,
     ) -> Result<Self, InputRefused> {
+        let input = Self::as_submitted(path, chain_id, statement, pad_to, low_s, route, outer_k)?;
+        input.check().map_err(|e| InputRefused {
+            reason: format!("{}: {}", path.display(), e.reason),
+            invalid: e.invalid,
+        })?;
+        Ok(input)
+    }
+
+    /// The job `path` and these parameters describe, read (a transactions file with
+    /// `chain_id`, else a batch file, bounded by the batch file's limit) but not checked yet
+    /// ([`JobInput::check`]): what `fetch` compares a stored job with ([`JobInput::same_job_as`]).
+    pub fn as_submitted(
+        path: &Path,
+        chain_id: Option<u64>,
+        statement: Statement,
+        pad_to: Option<usize>,
+        low_s: bool,
+        route: Route,
+        outer_k: Option<u32>,
+    ) -> Result<Self, InputRefused> {
         let text = batch_ecdsa::fsutil::read_text_bounded(
             path,
             batch_ecdsa::batch_file::MAX_BATCH_FILE_BYTES,
@@ -177,50 +197,79 @@ impl JobInput {
             None => BatchText::Batch { text },
             Some(chain_id) => BatchText::Txs { text, chain_id },
         };
-        let input = JobInput {
+        Ok(JobInput {
             batch,
             statement: statement.to_string(),
             route,
             pad_to,
             low_s,
             outer_k,
-        };
-        input.check().map_err(|e| InputRefused {
-            reason: format!("{}: {}", path.display(), e.reason),
-            invalid: e.invalid,
-        })?;
-        Ok(input)
+        })
     }
 
-    /// The caller's own copy of the batch of a job whose stored input is `stored`: what
-    /// `fetch` checks a result against, never the database's copy alone (anyone who can write
-    /// the database could put another batch, and its honest proof, in a job's row). The file
-    /// at `path` (a transactions file with `chain_id`, else a batch file) must be exactly the
-    /// batch that was submitted; the job's parameters (statement, B, route) are the stored
-    /// ones (a proof of the caller's batch is what is checked, whatever they say).
-    pub fn held_by_caller(
-        stored: &str,
-        path: &Path,
-        chain_id: Option<u64>,
-    ) -> Result<JobInput, String> {
+    /// Whether the stored job `stored` is exactly this one, the caller's own description of
+    /// the job they submitted (the same file and flags): what `fetch` checks a result against,
+    /// never the database's copy alone. Anyone who can write the database could put another
+    /// batch and its honest proof in a job's row, or the same batch under another statement,
+    /// B, signature policy or route; each difference is named. The outer k is compared as the
+    /// job would use it (none given is [`DEFAULT_OUTER_K`]).
+    pub fn same_job_as(&self, stored: &str) -> Result<(), String> {
         let stored = JobInput::parse(stored)?;
-        let text = batch_ecdsa::fsutil::read_text_bounded(
-            path,
-            batch_ecdsa::batch_file::MAX_BATCH_FILE_BYTES,
-        )
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-        let batch = match chain_id {
-            None => BatchText::Batch { text },
-            Some(chain_id) => BatchText::Txs { text, chain_id },
-        };
-        if batch != stored.batch {
-            return Err(format!(
-                "{} is not the batch this job holds (the file, its kind or its chain id \
-                 differs): a result is checked against your batch, never the database's copy",
-                path.display()
+        let mut differs = Vec::new();
+        if self.batch != stored.batch {
+            differs.push(
+                "not the batch this job holds (the file, its kind or its chain id differs)"
+                    .to_string(),
+            );
+        }
+        if self.statement != stored.statement {
+            differs.push(format!(
+                "the job is for the {} statement, you gave {} (--public)",
+                stored.statement, self.statement
             ));
         }
-        Ok(JobInput { batch, ..stored })
+        if self.route != stored.route {
+            differs.push(format!(
+                "the job is for the route {}, you gave {} (--route)",
+                stored.route.as_str(),
+                self.route.as_str()
+            ));
+        }
+        let b = |p: Option<usize>| p.map_or("the batch's own size".to_string(), |b| b.to_string());
+        if self.pad_to != stored.pad_to {
+            differs.push(format!(
+                "the job's B is {}, you gave {} (--pad-to)",
+                b(stored.pad_to),
+                b(self.pad_to)
+            ));
+        }
+        if self.low_s != stored.low_s {
+            differs.push(format!(
+                "the job {} high s, you gave {} (--low-s)",
+                if stored.low_s { "rejects" } else { "accepts" },
+                if self.low_s { "--low-s" } else { "no --low-s" }
+            ));
+        }
+        let outer = |i: &JobInput| match i.route {
+            Route::Proof => i.outer_k,
+            Route::Aggregated => Some(i.outer_k.unwrap_or(DEFAULT_OUTER_K)),
+        };
+        if outer(self) != outer(&stored) {
+            differs.push(format!(
+                "the job's outer k is {:?}, you gave {:?} (--outer-k)",
+                outer(&stored),
+                outer(self)
+            ));
+        }
+        if differs.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "{}: a result is checked against the job you submitted (the same file and \
+                 flags), never the database's copy",
+                differs.join("; ")
+            ))
+        }
     }
 
     /// The stored form.
@@ -328,8 +377,8 @@ impl JobInput {
     }
 }
 
-/// Checks a stored result against `input`, the caller's own batch with the job's parameters
-/// ([`JobInput::held_by_caller`]), trusting neither the worker nor the database: the proof
+/// Checks a stored result against `input`, the job as the caller submitted it
+/// ([`JobInput::same_job_as`]), trusting neither the worker nor the database: the proof
 /// file's form, its statement and B against the job's, then
 /// [`batch_ecdsa::Verifier::verify_batch`] with the caller's batch, under the setup the
 /// caller names (keys made or read from `params_dir`). Returns the proof file.

@@ -25,7 +25,10 @@
 //!   constraint ties `done` to a stored result.
 //! - *Nothing lost when the database restarts*: a job exists once its `INSERT` committed
 //!   (PostgreSQL's write-ahead log); workers retry a failed statement with backoff instead of
-//!   exiting, and keep a finished proof in memory until it is stored or refused.
+//!   exiting, and keep a finished proof in memory, renewing its lease, until it is stored or
+//!   refused; a job failed with no worker's verdict on it (out of tries, or workers that could
+//!   not load their setup) still takes the first proof a worker finishes (its worker lost the
+//!   database, not the job).
 //! - *A bad batch fails once*: malformed input and invalid signatures are the job's fault and
 //!   fail it with the reason (each bad signature or transaction named), with no retry.
 //! - *A job that keeps killing workers stops*: every lease counts a try; a job whose lease
@@ -37,11 +40,15 @@
 //!   under way finish within its drain time, else releases the job (queued at once, neither a
 //!   try nor a worker fault counted).
 //! - *No endless retry*: only transient database errors are retried
-//!   ([`QueueError::is_transient`]); a result the database refuses for good fails the job
+//!   ([`QueueError::is_transient`]), and those that may be a setting repeating for ever (a
+//!   statement timeout, a read-only server: [`QueueError::may_repeat`]) a bounded number of
+//!   times ([`worker::Backoff`]); a result the database refuses for its value fails the job
 //!   with that reason, any other refusal stops the worker.
 //!
-//! Nothing here trusts a worker's output: `fetch` ([`job::verify_result`]) checks a stored proof
-//! against the batch that was submitted, under the setup the caller names, before writing it.
+//! Nothing here trusts a worker's output or the database: `fetch` takes the caller's own
+//! description of the job ([`JobInput::as_submitted`], compared whole with the stored one by
+//! [`JobInput::same_job_as`]) and checks a stored proof against it ([`job::verify_result`]),
+//! under the setup the caller names, before writing it.
 
 pub mod folder;
 pub mod job;

@@ -5,9 +5,17 @@
 //! ```text
 //! queued ──lease──▶ running ──complete──▶ done
 //!   ▲                │  │ └────fail─────▶ failed      (the job's fault: no retry)
-//!   └──give back─────┘  └─lease expired, tries = max──▶ failed
-//!   (lease expired: leased again)
+//!   └──give back─────┘  └─lease expired, tries = max──▶ failed ──complete──▶ done
+//!   (lease expired: leased again)                     (out of tries: a late proof counts)
 //! ```
+//!
+//! A job failed with no worker's verdict on it (out of tries: its workers stopped, crashed
+//! or ran short of memory; or stopped because its workers could not load their setup or
+//! keys) still takes the first proof a worker finishes: that worker may have lost the
+//! database, not the job, and a proof of the batch is as good late as early (`fetch` checks
+//! it like any other). A job failed by a worker's verdict on it (`fail`: malformed or invalid
+//! input, an altered row, a result the database refused) names that worker in
+//! `result_worker` and is final.
 
 use std::time::Duration;
 
@@ -50,6 +58,9 @@ CREATE INDEX IF NOT EXISTS batch_ecdsa_jobs_open ON batch_ecdsa_jobs (id)
 -- Version 2: the route a job is proved for; a worker leases only the routes it can prove.
 ALTER TABLE batch_ecdsa_jobs ADD COLUMN IF NOT EXISTS route TEXT NOT NULL DEFAULT 'proof';
 ";
+
+/// The longest [`Queue::migrate`] waits for the table's lock when it must change the table.
+pub const MIGRATE_LOCK_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Largest job input stored (a batch file of the batch circuit's largest B is under 1 MiB).
 pub const MAX_INPUT_BYTES: usize = 16 << 20;
@@ -102,6 +113,21 @@ impl QueueError {
         db.code().is_some_and(|c| {
             c.starts_with("22") || c.starts_with("23") || c.starts_with("54") || c == "P0001"
         })
+    }
+}
+
+impl QueueError {
+    /// Whether a transient error may also be a setting that would repeat for ever: 57014 (a
+    /// statement cancelled: a `statement_timeout` too short for the statement, or an
+    /// operator) and 25006 (a read-only server: a standby during a failover, or a server
+    /// left read-only). A worker retries these a bounded number of times in a row
+    /// ([`crate::worker::BOUNDED_RETRIES`]), the others (a server restarting or out of reach) for as
+    /// long as it takes.
+    pub fn may_repeat(&self) -> bool {
+        let QueueError::Database(sqlx::Error::Database(db)) = self else {
+            return false;
+        };
+        db.code().is_some_and(|c| c == "57014" || c == "25006")
     }
 }
 
@@ -246,13 +272,10 @@ impl Queue {
     /// exclusive lock even when it changes nothing, which would queue every lease behind a
     /// long read of the table.
     pub async fn migrate(&self) -> Result<(), QueueError> {
-        let current: i64 = sqlx::query_scalar(
-            "SELECT count(*) FROM information_schema.columns
+        const CURRENT: &str = "SELECT count(*) FROM information_schema.columns
              WHERE table_schema = current_schema() AND table_name = 'batch_ecdsa_jobs'
-               AND column_name = 'route'",
-        )
-        .fetch_one(&self.pool)
-        .await?;
+               AND column_name = 'route'";
+        let current: i64 = sqlx::query_scalar(CURRENT).fetch_one(&self.pool).await?;
         if current == 1 {
             return Ok(());
         }
@@ -260,6 +283,22 @@ impl Queue {
         sqlx::query("SELECT pg_advisory_xact_lock(7402735101)")
             .execute(&mut *tx)
             .await?;
+        // Another command may have upgraded the table while this one waited for the advisory
+        // lock: its DDL (even `IF NOT EXISTS`) would take the table's exclusive lock again.
+        let current: i64 = sqlx::query_scalar(CURRENT).fetch_one(&mut *tx).await?;
+        if current == 1 {
+            tx.commit().await?;
+            return Ok(());
+        }
+        // Upgrading a version-1 table takes an exclusive lock: wait for it at most
+        // MIGRATE_LOCK_TIMEOUT (a long read holding the table fails the upgrade, 55P03, instead
+        // of queueing every lease behind it), and try again later.
+        sqlx::raw_sql(&format!(
+            "SET LOCAL lock_timeout = '{}ms'",
+            MIGRATE_LOCK_TIMEOUT.as_millis()
+        ))
+        .execute(&mut *tx)
+        .await?;
         sqlx::raw_sql(SCHEMA).execute(&mut *tx).await?;
         tx.commit().await?;
         Ok(())
@@ -393,7 +432,9 @@ impl Queue {
     }
 
     /// Stores `result` as job `id`'s if the job is not finished yet, whoever leased it last
-    /// (the first finished proof wins: proofs of one batch are equally good); else nothing.
+    /// (the first finished proof wins: proofs of one batch are equally good), or if it failed
+    /// with no worker's verdict on it (`result_worker` is empty: out of tries, or workers that
+    /// could not prove it; module doc); else nothing.
     pub async fn complete(
         &self,
         id: i64,
@@ -403,8 +444,10 @@ impl Queue {
         let n = sqlx::query(
             "UPDATE batch_ecdsa_jobs
              SET state = 'done', result = $3, result_sha256 = $4, result_worker = $2,
-                 lease_owner = NULL, lease_until = NULL, phase = 'done', finished_at = now()
-             WHERE id = $1 AND state IN ('queued', 'running')",
+                 lease_owner = NULL, lease_until = NULL, phase = 'done', finished_at = now(),
+                 last_error = coalesce(error, last_error), error = NULL
+             WHERE id = $1 AND (state IN ('queued', 'running')
+                                OR (state = 'failed' AND result_worker IS NULL))",
         )
         .bind(id)
         .bind(worker)

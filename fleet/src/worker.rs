@@ -114,38 +114,99 @@ pub struct Worker {
     stopper: Stopper,
 }
 
-/// Retries `f` while it fails for a transient reason (the database restarting, a network
-/// cut), logging each failure, waiting 0.5 s, 1 s, 2 s … up to 10 s between tries; a refusal
-/// that would repeat is returned.
-async fn retried<T, F, Fut>(what: &str, worker: &str, mut f: F) -> Result<T, WorkerError>
+/// How many times in a row a worker retries a transient error that may also be a setting
+/// repeating for ever ([`QueueError::may_repeat`]: a statement timeout, a read-only server)
+/// before it takes it for a refusal: about two minutes of backoff ([`Backoff`]).
+pub const BOUNDED_RETRIES: u32 = 15;
+
+/// The same bound when storing a finished proof (about fifteen minutes): a read-only server
+/// during a long failover must not cost a proof already made, so the worker waits longer
+/// before it takes the error for a refusal of the result.
+pub const STORE_RETRIES: u32 = 90;
+
+/// When to try a failed database statement again: 0.5 s, 1 s, 2 s … up to 10 s between tries
+/// while it fails for a transient reason (the database restarting, a network cut); never for
+/// a refusal that would repeat; and an error that may repeat ([`QueueError::may_repeat`]) at
+/// most `limit` times in a row ([`BOUNDED_RETRIES`] unless made [`Backoff::up_to`]).
+#[derive(Debug)]
+pub struct Backoff {
+    wait: Duration,
+    repeated: u32,
+    limit: u32,
+}
+
+impl Default for Backoff {
+    fn default() -> Self {
+        Backoff::up_to(BOUNDED_RETRIES)
+    }
+}
+
+impl Backoff {
+    /// A backoff that gives up on an error that may repeat after `limit` tries in a row.
+    pub fn up_to(limit: u32) -> Self {
+        Backoff {
+            wait: Duration::from_millis(500),
+            repeated: 0,
+            limit,
+        }
+    }
+
+    /// The wait before trying again after a failure that is `transient` and that `may_repeat`,
+    /// or None to give up.
+    pub fn after(&mut self, transient: bool, may_repeat: bool) -> Option<Duration> {
+        if !transient || (may_repeat && self.repeated >= self.limit) {
+            return None;
+        }
+        self.repeated = if may_repeat { self.repeated + 1 } else { 0 };
+        let wait = self.wait;
+        self.wait = (self.wait * 2).min(Duration::from_secs(10));
+        Some(wait)
+    }
+}
+
+/// Runs `f` until it succeeds or [`Backoff`] gives up, logging each failure; the error given
+/// up on is returned as a refusal.
+async fn retried<T, F, Fut>(what: &str, worker: &str, f: F) -> Result<T, WorkerError>
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = Result<T, QueueError>>,
 {
-    let mut wait = Duration::from_millis(500);
+    retried_up_to(BOUNDED_RETRIES, what, worker, f).await
+}
+
+/// [`retried`], giving up on an error that may repeat after `limit` tries in a row.
+async fn retried_up_to<T, F, Fut>(
+    limit: u32,
+    what: &str,
+    worker: &str,
+    mut f: F,
+) -> Result<T, WorkerError>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, QueueError>>,
+{
+    let mut backoff = Backoff::up_to(limit);
     loop {
-        match f().await {
+        let e = match f().await {
             Ok(v) => return Ok(v),
-            Err(e) if !e.is_transient() => {
-                line(
-                    "database_refused",
-                    json!({"worker": worker, "what": what, "error": e.to_string()}),
-                );
-                return Err(WorkerError::Refused {
-                    what: what.to_string(),
-                    error: e,
-                });
-            }
-            Err(e) => {
-                line(
-                    "database_retry",
-                    json!({"worker": worker, "what": what, "error": e.to_string(),
-                           "retry_in_s": wait.as_secs_f64()}),
-                );
-                tokio::time::sleep(wait).await;
-                wait = (wait * 2).min(Duration::from_secs(10));
-            }
-        }
+            Err(e) => e,
+        };
+        let Some(wait) = backoff.after(e.is_transient(), e.may_repeat()) else {
+            line(
+                "database_refused",
+                json!({"worker": worker, "what": what, "error": e.to_string()}),
+            );
+            return Err(WorkerError::Refused {
+                what: what.to_string(),
+                error: e,
+            });
+        };
+        line(
+            "database_retry",
+            json!({"worker": worker, "what": what, "error": e.to_string(),
+                   "retry_in_s": wait.as_secs_f64()}),
+        );
+        tokio::time::sleep(wait).await;
     }
 }
 
@@ -398,34 +459,43 @@ impl Worker {
                 }
             }
         };
-        heartbeat.abort();
         let seconds = start.elapsed().as_secs_f64();
         let queue = self.queue.clone();
+        if !matches!(outcome, Ok((Ok(_), _))) {
+            heartbeat.abort();
+        }
         match outcome {
             Ok((Ok(proof), provers)) => {
                 self.provers = provers;
-                let stored =
-                    match retried("complete", &id, || queue.complete(job.id, &id, &proof)).await {
-                        Ok(stored) => stored,
-                        Err(WorkerError::Refused { what, error }) if !error.refuses_value() => {
-                            // The deployment's refusal (a permission, the schema), not the
-                            // result's: the worker stops; the job is leased again when its
-                            // lease runs out.
-                            return Err(WorkerError::Refused { what, error });
-                        }
-                        Err(refused) => {
-                            // A result the database will not store (a trigger, a size limit)
-                            // would be refused again to any worker: the job fails, saying why.
-                            let reason = format!("the result could not be stored: {refused}");
-                            retried("fail", &id, || queue.fail(job.id, &id, &reason)).await?;
-                            line(
-                                "failed",
-                                json!({"worker": id, "job": job.id, "seconds": seconds,
+                // The lease is renewed until the proof is stored: a slow or retried store
+                // (the database restarting) does not let the job be taken, or failed for its
+                // tries, while the proof waits.
+                let stored = retried_up_to(STORE_RETRIES, "complete", &id, || {
+                    queue.complete(job.id, &id, &proof)
+                })
+                .await;
+                heartbeat.abort();
+                let stored = match stored {
+                    Ok(stored) => stored,
+                    Err(WorkerError::Refused { what, error }) if !error.refuses_value() => {
+                        // The deployment's refusal (a permission, the schema), not the
+                        // result's: the worker stops; the job is leased again when its
+                        // lease runs out.
+                        return Err(WorkerError::Refused { what, error });
+                    }
+                    Err(refused) => {
+                        // A result the database will not store (a trigger, a size limit)
+                        // would be refused again to any worker: the job fails, saying why.
+                        let reason = format!("the result could not be stored: {refused}");
+                        retried("fail", &id, || queue.fail(job.id, &id, &reason)).await?;
+                        line(
+                            "failed",
+                            json!({"worker": id, "job": job.id, "seconds": seconds,
                                        "error": reason}),
-                            );
-                            return Ok(true);
-                        }
-                    };
+                        );
+                        return Ok(true);
+                    }
+                };
                 line(
                     match stored {
                         Completion::Stored => "stored",
@@ -487,5 +557,54 @@ impl Worker {
             }
         }
         Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A server out of reach is waited for as long as it takes; a refusal never retried; a
+    /// statement timeout or a read-only server retried BOUNDED_RETRIES times in a row, the
+    /// count starting again after any other failure.
+    #[test]
+    fn backoff_waits_for_an_outage_but_not_for_ever_on_a_repeating_error() {
+        let mut b = Backoff::default();
+        let waits: Vec<_> = (0..6).map(|_| b.after(true, false).unwrap()).collect();
+        assert_eq!(waits[0], Duration::from_millis(500));
+        assert_eq!(waits[5], Duration::from_secs(10));
+        for _ in 0..1000 {
+            assert!(b.after(true, false).is_some(), "an outage is waited out");
+        }
+        assert_eq!(Backoff::default().after(false, false), None);
+        assert_eq!(Backoff::default().after(false, true), None);
+
+        let mut b = Backoff::default();
+        for _ in 0..BOUNDED_RETRIES {
+            assert!(b.after(true, true).is_some());
+        }
+        assert_eq!(
+            b.after(true, true),
+            None,
+            "a repeating error is given up on"
+        );
+        let mut b = Backoff::default();
+        for _ in 0..BOUNDED_RETRIES {
+            assert!(b.after(true, true).is_some());
+        }
+        assert!(b.after(true, false).is_some(), "an outage in between");
+        for _ in 0..BOUNDED_RETRIES {
+            assert!(b.after(true, true).is_some(), "counted in a row");
+        }
+        assert_eq!(b.after(true, true), None);
+
+        // Storing a finished proof waits longer: a failover's read-only minutes do not
+        // discard it.
+        let mut b = Backoff::up_to(STORE_RETRIES);
+        for _ in 0..STORE_RETRIES {
+            assert!(b.after(true, true).is_some());
+        }
+        assert_eq!(b.after(true, true), None);
+        const { assert!(STORE_RETRIES > 4 * BOUNDED_RETRIES) };
     }
 }

@@ -34,17 +34,20 @@ fn stored_fixture() -> Vec<u8> {
     .to_bytes()
 }
 
+/// The flags the fixture's job is submitted with, and fetched with.
+const JOB_FLAGS: [&str; 6] = [
+    "--route",
+    "aggregated",
+    "--public",
+    "digest",
+    "--pad-to",
+    "4",
+];
+
 fn submit_aggregated(url: &str, txs: &Path) -> i64 {
     let out = run(fleet(url)
-        .args([
-            "submit",
-            "--route",
-            "aggregated",
-            "--public",
-            "digest",
-            "--pad-to",
-            "4",
-        ])
+        .arg("submit")
+        .args(JOB_FLAGS)
         .arg("--txs")
         .arg(txs));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
@@ -119,6 +122,7 @@ async fn fetch_checks_an_aggregated_folder_against_the_batch_and_the_pinned_veri
             .args(["fetch", &id.to_string(), "--insecure-dev-setup"])
             .arg("--params-dir")
             .arg(&params)
+            .args(JOB_FLAGS)
             .arg("--txs")
             .arg(held)
             .arg("--out")
@@ -133,6 +137,21 @@ async fn fetch_checks_an_aggregated_folder_against_the_batch_and_the_pinned_veri
     let out = fetch(id, &folder, &[]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("--verifier"), "{}", text(&out));
+    assert!(!folder.exists());
+    // Fetched with other flags than it was submitted with (here the defaults: route proof,
+    // the keys statement, the batch's own size): not the job asked for, each flag named.
+    let out = run(fleet(&url)
+        .args(["fetch", &id.to_string(), "--insecure-dev-setup"])
+        .arg("--params-dir")
+        .arg(&params)
+        .arg("--txs")
+        .arg(&t3)
+        .arg("--out")
+        .arg(&folder));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    for flag in ["--route", "--public", "--pad-to"] {
+        assert!(text(&out).contains(flag), "{flag}: {}", text(&out));
+    }
     assert!(!folder.exists());
     // A verifier that is not the one the folder was proven for (another B's): refused.
     let other = fixture().join("../aggregated-txs-b8").join(VERIFIER_FILE);
@@ -181,7 +200,7 @@ async fn fetch_checks_an_aggregated_folder_against_the_batch_and_the_pinned_veri
     let out = fetch(other_id, &elsewhere, &["--verifier", pinned]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(
-        text(&out).contains("is not the batch this job holds"),
+        text(&out).contains("not the batch this job holds"),
         "{}",
         text(&out)
     );
@@ -247,6 +266,7 @@ async fn a_worker_proves_an_aggregated_job() {
         .args(["fetch", &id.to_string(), "--insecure-dev-setup"])
         .arg("--params-dir")
         .arg(params_dir())
+        .args(JOB_FLAGS)
         .arg("--txs")
         .arg(fixture().join("t3.txt"))
         .arg("--out")

@@ -126,6 +126,21 @@ async fn a_job_that_keeps_stopping_workers_fails_after_its_tries() {
         error.contains("stopped after 2 tries") && error.contains("w2"),
         "{error}"
     );
+    // The last worker finishes after its lease ran out (it lost the database, not the job):
+    // its proof is stored, once, and the failure kept for the operator.
+    assert_eq!(
+        q.complete(id, "w2", b"late proof").await.unwrap(),
+        Completion::Stored
+    );
+    assert_eq!(
+        q.complete(id, "w1", b"later").await.unwrap(),
+        Completion::AlreadyFinished
+    );
+    let (s, _, result) = q.result(id).await.unwrap();
+    assert_eq!((s.state, s.error.as_deref()), (JobState::Done, None));
+    assert_eq!(s.result_worker.as_deref(), Some("w2"));
+    assert!(s.last_error.unwrap().contains("stopped after 2 tries"));
+    assert_eq!(result.as_deref(), Some(&b"late proof"[..]));
 }
 
 #[tokio::test]
@@ -169,6 +184,12 @@ async fn a_bad_batch_fails_once_and_a_workers_trouble_is_not_counted() {
     let s = q.status(id).await.unwrap();
     assert_eq!((s.state, s.attempts), (JobState::Failed, 1));
     assert_eq!(s.error.as_deref(), Some("signature 0: invalid"));
+    // A worker's verdict is final: no late result turns it into a done job.
+    assert_eq!(
+        q.complete(id, "w", b"a proof").await.unwrap(),
+        Completion::AlreadyFinished
+    );
+    assert_eq!(q.status(id).await.unwrap().state, JobState::Failed);
 }
 
 #[tokio::test]
@@ -315,6 +336,36 @@ async fn refusals_that_would_repeat_are_not_transient() {
         .await
         .unwrap_err();
     assert!(gone.is_transient(), "{gone}");
+    assert!(!gone.may_repeat(), "an outage is waited out, however long");
+    // A statement timeout (57014) and a read-only server (25006) are retried, but may be a
+    // setting that repeats for ever: a worker retries them a bounded number of times.
+    sqlx::raw_sql("SET statement_timeout = '50ms'")
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    let cancelled: QueueError = sqlx::query("SELECT pg_sleep(2)")
+        .execute(&mut conn)
+        .await
+        .unwrap_err()
+        .into();
+    assert!(
+        cancelled.is_transient() && cancelled.may_repeat(),
+        "{cancelled}"
+    );
+    sqlx::raw_sql("SET statement_timeout = 0; SET default_transaction_read_only = on")
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    let read_only: QueueError = sqlx::query("CREATE TABLE t (x int)")
+        .execute(&mut conn)
+        .await
+        .unwrap_err()
+        .into();
+    assert!(
+        read_only.is_transient() && read_only.may_repeat(),
+        "{read_only}"
+    );
+    assert!(!refused.may_repeat(), "{refused}");
 }
 
 /// A worker leases only the routes it proves: an aggregated job is left to a worker that
@@ -349,19 +400,8 @@ async fn a_worker_leases_only_its_routes() {
     assert_eq!((job.id, job.route.as_str()), (agg, "aggregated"));
 }
 
-/// A fleet's version-1 table (before routes) gains its `route` column on first use, its jobs
-/// are `proof` jobs and still leasable; a second connect leaves the table alone.
-#[tokio::test]
-async fn a_version_1_table_is_upgraded_in_place() {
-    let Some(admin) = admin_url("upgrade") else {
-        return;
-    };
-    let url = fresh_database(&admin, "upgrade").await;
-    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
-        .await
-        .unwrap();
-    sqlx::raw_sql(
-        "CREATE TABLE batch_ecdsa_jobs (
+/// A version-1 jobs table (before routes) holding one job.
+const VERSION_1_TABLE: &str = "CREATE TABLE batch_ecdsa_jobs (
             id BIGSERIAL PRIMARY KEY, input TEXT NOT NULL, input_sha256 TEXT NOT NULL,
             state TEXT NOT NULL DEFAULT 'queued'
                 CHECK (state IN ('queued', 'running', 'done', 'failed')),
@@ -374,11 +414,23 @@ async fn a_version_1_table_is_upgraded_in_place() {
             CHECK ((state = 'done') = (result IS NOT NULL)),
             CHECK ((state = 'failed') = (error IS NOT NULL)));
          INSERT INTO batch_ecdsa_jobs (input, input_sha256, max_attempts)
-         VALUES ('old', encode(sha256('old'), 'hex'), 3);",
-    )
-    .execute(&mut conn)
-    .await
-    .unwrap();
+         VALUES ('old', encode(sha256('old'), 'hex'), 3);";
+
+/// A fleet's version-1 table (before routes) gains its `route` column on first use, its jobs
+/// are `proof` jobs and still leasable; a second connect leaves the table alone.
+#[tokio::test]
+async fn a_version_1_table_is_upgraded_in_place() {
+    let Some(admin) = admin_url("upgrade") else {
+        return;
+    };
+    let url = fresh_database(&admin, "upgrade").await;
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .unwrap();
+    sqlx::raw_sql(VERSION_1_TABLE)
+        .execute(&mut conn)
+        .await
+        .unwrap();
     let q = Queue::connect(&url).await.unwrap();
     Queue::connect(&url).await.unwrap();
     let job = q
@@ -387,4 +439,42 @@ async fn a_version_1_table_is_upgraded_in_place() {
         .unwrap()
         .unwrap();
     assert_eq!((job.input.as_str(), job.route.as_str()), ("old", "proof"));
+}
+
+/// Upgrading a version-1 table needs its exclusive lock: behind a long read of the table the
+/// upgrade gives up after its lock timeout (an error, not a queue of every lease behind it),
+/// and succeeds once the read ends.
+#[tokio::test]
+async fn an_upgrade_behind_a_long_read_gives_up_after_its_lock_timeout() {
+    let Some(admin) = admin_url("upgrade_locked") else {
+        return;
+    };
+    let url = fresh_database(&admin, "upgrade_locked").await;
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .unwrap();
+    sqlx::raw_sql(VERSION_1_TABLE)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    sqlx::raw_sql("BEGIN; LOCK TABLE batch_ecdsa_jobs IN ACCESS SHARE MODE")
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    let start = std::time::Instant::now();
+    let err = Queue::connect(&url).await.unwrap_err();
+    let waited = start.elapsed();
+    assert!(err.to_string().contains("lock timeout"), "{err}");
+    assert!(err.is_transient(), "{err}");
+    assert!(
+        waited >= batch_ecdsa_fleet::queue::MIGRATE_LOCK_TIMEOUT
+            && waited < batch_ecdsa_fleet::queue::MIGRATE_LOCK_TIMEOUT * 4,
+        "{waited:?}"
+    );
+    sqlx::raw_sql("COMMIT").execute(&mut conn).await.unwrap();
+    let q = Queue::connect(&url).await.unwrap();
+    assert_eq!(
+        q.lease("w", SHORT).await.unwrap().unwrap().route.as_str(),
+        "proof"
+    );
 }

@@ -87,7 +87,7 @@ async fn submit_worker_fetch_and_bad_batches_fail_once() {
 
     // Fetch checks the proof against the submitted batch before writing it.
     let proof = dir.join("proof.json");
-    let fetch_with = |id: i64, held: &std::path::Path| {
+    let fetch_flags = |id: i64, held: &std::path::Path, flags: &[&str]| {
         run(fleet(&url)
             .args(["fetch", &id.to_string(), "--insecure-dev-setup"])
             .arg("--params-dir")
@@ -95,18 +95,51 @@ async fn submit_worker_fetch_and_bad_batches_fail_once() {
             .arg("--batch")
             .arg(held)
             .arg("--out")
-            .arg(&proof))
+            .arg(&proof)
+            .args(flags))
     };
+    let fetch_with = |id: i64, held: &std::path::Path| fetch_flags(id, held, &[]);
     let fetch = |id: i64| fetch_with(id, &good);
     // Another batch than the one the job holds: refused before any proof is read.
     let out = fetch_with(good_id, &other);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(
-        text(&out).contains("is not the batch this job holds"),
+        text(&out).contains("not the batch this job holds"),
         "{}",
         text(&out)
     );
     assert!(!proof.exists());
+    // The same batch under other flags than it was submitted with (the job is not the one
+    // the caller asked for): refused, each difference named, nothing written.
+    for (flags, named) in [
+        (&["--public", "digest"][..], "--public"),
+        (&["--pad-to", "2"][..], "--pad-to"),
+        (&["--low-s"][..], "--low-s"),
+    ] {
+        let out = fetch_flags(good_id, &good, flags);
+        assert_eq!(out.status.code(), Some(1), "{flags:?}: {}", text(&out));
+        assert!(text(&out).contains(named), "{flags:?}: {}", text(&out));
+        assert!(!proof.exists());
+    }
+    let out = fetch_flags(
+        good_id,
+        &good,
+        &[
+            "--route",
+            "aggregated",
+            "--public",
+            "digest",
+            "--verifier-code-hash",
+            &"0".repeat(64),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("--route"), "{}", text(&out));
+    assert!(!proof.exists());
+    // A verifier pin is for the aggregated route: refused before the database is read.
+    let out = fetch_flags(good_id, &good, &["--verifier-code-hash", &"0".repeat(64)]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("--route aggregated"), "{}", text(&out));
     let out = fetch(good_id);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let file = ProofFile::load(&proof).unwrap();
@@ -117,11 +150,17 @@ async fn submit_worker_fetch_and_bad_batches_fail_once() {
     verifier
         .verify_batch(&file, &held, Policy::default(), Entries::Signatures)
         .unwrap();
-    // A failed job: its reason, exit 1, nothing written.
+    // A failed job: its reason, and the caller's batch checked again here, exit 1, nothing
+    // written.
     std::fs::remove_file(&proof).unwrap();
-    let out = fetch(invalid_id);
+    let invalid = write(&dir, "invalid-held.json", &batch_text(1, 3, &[0]));
+    let out = fetch_with(invalid_id, &invalid);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-    assert!(text(&out).contains("signature 0"), "{}", text(&out));
+    assert!(
+        text(&out).contains("checked here, your batch: signature 0"),
+        "{}",
+        text(&out)
+    );
     assert!(!proof.exists());
     // Someone with write access swaps two results (hashes updated): fetch refuses a proof of
     // another batch.
@@ -156,10 +195,24 @@ async fn submit_worker_fetch_and_bad_batches_fail_once() {
     let out = fetch(good_id);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(
-        text(&out).contains("is not the batch this job holds"),
+        text(&out).contains("not the batch this job holds"),
         "{}",
         text(&out)
     );
+    assert!(!proof.exists());
+    // A done job marked failed with a bad batch's reason (an altered row): the caller's
+    // batch, checked here, is valid, and fetch says so.
+    sqlx::query(
+        "UPDATE batch_ecdsa_jobs SET state = 'failed', result = NULL, result_sha256 = NULL,
+           error = 'signature 0: the signature does not verify' WHERE id = $1",
+    )
+    .bind(other_id)
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    let out = fetch_with(other_id, &other);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("your batch is valid"), "{}", text(&out));
     assert!(!proof.exists());
     // No such job: exit 2.
     let out = fetch(999_999);
@@ -204,7 +257,7 @@ async fn a_worker_stopped_by_sigterm_releases_or_drains_its_job() {
     let url = fresh_database(&admin, "sigterm").await;
     let q = Queue::connect(&url).await.unwrap();
     let id = q.submit(&raw_job(batch_text(1, 5, &[])), 1).await.unwrap();
-    let next = q.submit(&raw_job(batch_text(1, 6, &[])), 1).await.unwrap();
+    let next = q.submit(&raw_job(batch_text(4, 6, &[])), 1).await.unwrap();
     let proving = |s: &JobStatus| {
         s.state == JobState::Running && matches!(s.phase.as_deref(), Some("witness" | "prove"))
     };
@@ -238,6 +291,28 @@ async fn a_worker_stopped_by_sigterm_releases_or_drains_its_job() {
     assert_eq!(s.result_worker.as_deref(), Some("drained"));
     let s = q.status(next).await.unwrap();
     assert_eq!((s.state, s.attempts), (JobState::Queued, 0), "{s:?}");
+
+    // A second signal while draining: the worker exits at once (130); its job keeps its
+    // lease, to be leased again when the lease runs out. (`next` is a batch of 4, whose
+    // proof outlasts the two signals; a short lease puts the phase in the row at once.)
+    let mut impatient = spawn_worker(
+        &url,
+        "impatient",
+        &["--lease-secs", "3", "--drain-secs", "600"],
+    );
+    let mut log = StderrLines::of(&mut impatient);
+    wait_for(&q, next, Duration::from_secs(300), proving).await;
+    signal(&impatient, "TERM");
+    log.wait_for("\"event\":\"stopping\"", Duration::from_secs(60));
+    signal(&impatient, "TERM");
+    let status = impatient.wait().unwrap();
+    let log = log.rest();
+    assert_eq!(status.code(), Some(130), "{log}");
+    assert!(log.contains("\"event\":\"stopped_at_once\""), "{log}");
+    assert!(!log.contains("\"event\":\"stored\""), "{log}");
+    let s = q.status(next).await.unwrap();
+    assert_eq!((s.state, s.attempts), (JobState::Running, 1), "{s:?}");
+    assert_eq!(s.worker.as_deref(), Some("impatient"));
 }
 
 /// A database that refuses to store a result for good (here a trigger) does not make the
@@ -270,6 +345,49 @@ async fn a_result_the_database_refuses_fails_the_job_once() {
         text(&out).matches("\"event\":\"database_refused\"").count(),
         1
     );
+}
+
+/// A database that refuses a worker for the deployment's reason (here a trigger raising
+/// "insufficient privilege", 42501, as a revoked grant would) is not the job's fault: the
+/// worker stops with the refusal (exit 2), and the job keeps its try, to be leased again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_the_database_refuses_stops_and_the_job_is_not_failed() {
+    let Some(admin) = admin_url("refused_worker") else {
+        return;
+    };
+    let url = fresh_database(&admin, "refused_worker").await;
+    let q = Queue::connect(&url).await.unwrap();
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .unwrap();
+    sqlx::raw_sql(
+        "CREATE FUNCTION no_grant() RETURNS trigger AS $$
+         BEGIN
+             IF NEW.state = 'done' THEN
+                 RAISE EXCEPTION 'permission denied for table batch_ecdsa_jobs'
+                     USING ERRCODE = '42501';
+             END IF;
+             RETURN NEW;
+         END $$ LANGUAGE plpgsql;
+         CREATE TRIGGER no_grant BEFORE UPDATE ON batch_ecdsa_jobs
+             FOR EACH ROW EXECUTE FUNCTION no_grant();",
+    )
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    let id = q.submit(&raw_job(batch_text(1, 8, &[])), 3).await.unwrap();
+    let out = spawn_worker(&url, "w", &["--exit-when-idle", "--lease-secs", "60"])
+        .wait_with_output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("the database refused to complete"),
+        "{}",
+        text(&out)
+    );
+    let s = q.status(id).await.unwrap();
+    assert_eq!((s.state, s.attempts), (JobState::Running, 1), "{s:?}");
+    assert_eq!(s.error, None);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -2,7 +2,8 @@
 //! (`docs/fleet.md`). The database comes from `--database-url` or `DATABASE_URL`.
 //!
 //! Exit codes: 0 done; 1 the job failed (its batch is invalid: the reason names each bad
-//! signature or transaction) or the stored proof does not verify against it; 2 bad input or
+//! signature or transaction), the stored proof does not verify against it, or (`fetch`) the
+//! job is not the one you describe; 2 bad input or
 //! environment (no database, no such job); 3 (`fetch`) the job is not finished yet.
 
 use std::path::PathBuf;
@@ -13,7 +14,7 @@ use batch_ecdsa::cli::SetupArgs;
 use batch_ecdsa::Statement;
 use batch_ecdsa_evm::folder_check::PinnedVerifier;
 use batch_ecdsa_fleet::folder::verify_folder_result;
-use batch_ecdsa_fleet::job::{verify_result, JobInput, Route};
+use batch_ecdsa_fleet::job::{verify_result, InputRefused, JobInput, Route};
 use batch_ecdsa_fleet::queue::{JobState, Queue};
 use batch_ecdsa_fleet::worker::{buildable_routes, Stopper, Worker, WorkerOptions};
 use clap::{Parser, Subcommand};
@@ -37,29 +38,9 @@ enum Command {
     /// Adds a batch to the queue and prints its job id. The batch is checked first (form,
     /// every signature or transaction, its size): a bad one is refused here, exit 2 or 1.
     Submit {
-        /// A batch file (JSON).
-        #[arg(long, conflicts_with = "txs", required_unless_present = "txs")]
-        batch: Option<PathBuf>,
-        /// A transactions file (raw signed transactions, one hex a line).
-        #[arg(long)]
-        txs: Option<PathBuf>,
-        /// The chain the transactions are for.
-        #[arg(long, default_value_t = 1, requires = "txs")]
-        chain_id: u64,
-        /// What the proof states: keys (each hash and key) or digest (one Keccak digest).
-        #[arg(long, default_value = "keys")]
-        public: Statement,
-        /// Prove on the key for B (the batch padded with the canonical filler).
-        #[arg(long)]
-        pad_to: Option<usize>,
-        /// proof (a batch proof file) or aggregated (an aggregated proof folder for Ethereum,
-        /// digest statement; proved by workers built with the feature `aggregate`).
-        #[arg(long, default_value = "proof")]
-        route: Route,
-        /// The aggregated route's outer k (default 22).
-        #[arg(long)]
-        outer_k: Option<u32>,
-        /// Reject high s (EIP-2) in a batch file.
+        #[command(flatten)]
+        job: JobArgs,
+        /// Reject high s (EIP-2) in a batch file (`fetch` takes it too: give it there as here).
         #[arg(long)]
         low_s: bool,
         /// Tries before a job that keeps stopping workers is failed.
@@ -104,22 +85,15 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Writes a done job's result to --out after checking it against the batch that was
-    /// submitted, under the setup you name: a proof file (route proof), or an aggregated proof
-    /// folder (route aggregated: checked with the verifier you pin, on an EVM). A failed job's
-    /// reason on stderr, exit 1.
+    /// Writes a done job's result to --out after checking it against the job you submitted
+    /// (give the file and flags you gave `submit`: the job must be exactly that one), under
+    /// the setup you name: a proof file (route proof), or an aggregated proof folder (route
+    /// aggregated: checked with the verifier you pin, on an EVM). A failed job's reason on
+    /// stderr, with your batch checked again here, exit 1.
     Fetch {
         job: i64,
-        /// The batch file you submitted: the result is checked against your copy, never the
-        /// database's alone.
-        #[arg(long, conflicts_with = "txs", required_unless_present = "txs")]
-        batch: Option<PathBuf>,
-        /// The transactions file you submitted.
-        #[arg(long)]
-        txs: Option<PathBuf>,
-        /// The chain the transactions are for.
-        #[arg(long, default_value_t = 1, requires = "txs")]
-        chain_id: u64,
+        #[command(flatten)]
+        submitted: JobArgs,
         /// The proof file, or (aggregated) the folder to write (must not exist, or be empty).
         #[arg(long)]
         out: PathBuf,
@@ -133,6 +107,60 @@ enum Command {
         #[arg(long)]
         verifier_code_hash: Option<String>,
     },
+}
+
+/// A job as `submit` takes it and `fetch` checks it: the batch and what to prove of it.
+#[derive(clap::Args, Debug)]
+struct JobArgs {
+    /// A batch file (JSON; for `fetch`, the one you submitted).
+    #[arg(long, conflicts_with = "txs", required_unless_present = "txs")]
+    batch: Option<PathBuf>,
+    /// A transactions file (raw signed transactions, one hex a line; for `fetch`, the one you
+    /// submitted).
+    #[arg(long)]
+    txs: Option<PathBuf>,
+    /// The chain the transactions are for.
+    #[arg(long, default_value_t = 1, requires = "txs")]
+    chain_id: u64,
+    /// What the proof states: keys (each hash and key) or digest (one Keccak digest).
+    #[arg(long, default_value = "keys")]
+    public: Statement,
+    /// Prove on the key for B (the batch padded with the canonical filler).
+    #[arg(long)]
+    pad_to: Option<usize>,
+    /// proof (a batch proof file) or aggregated (an aggregated proof folder for Ethereum,
+    /// digest statement; proved by workers built with the feature `aggregate`).
+    #[arg(long, default_value = "proof")]
+    route: Route,
+    /// The aggregated route's outer k (default 22).
+    #[arg(long)]
+    outer_k: Option<u32>,
+}
+
+impl JobArgs {
+    /// The file and, for transactions, the chain id.
+    fn source(&self) -> (&std::path::Path, Option<u64>) {
+        match (&self.batch, &self.txs) {
+            (Some(p), _) => (p, None),
+            (None, Some(p)) => (p, Some(self.chain_id)),
+            (None, None) => unreachable!("clap requires --batch or --txs"),
+        }
+    }
+
+    /// The job these arguments describe (`low_s`: EIP-2's high-s rule), read and checked
+    /// ([`JobInput::from_file_for`]).
+    fn checked(&self, low_s: bool) -> Result<JobInput, InputRefused> {
+        let (path, chain) = self.source();
+        let a = self;
+        JobInput::from_file_for(path, chain, a.public, a.pad_to, low_s, a.route, a.outer_k)
+    }
+
+    /// The job these arguments describe, read but not checked ([`JobInput::as_submitted`]).
+    fn as_submitted(&self, low_s: bool) -> Result<JobInput, InputRefused> {
+        let (path, chain) = self.source();
+        let a = self;
+        JobInput::as_submitted(path, chain, a.public, a.pad_to, low_s, a.route, a.outer_k)
+    }
 }
 
 fn hostname() -> String {
@@ -153,26 +181,14 @@ async fn run(cli: Cli) -> Result<u8, String> {
     }
     // Input is checked before the database is touched.
     if let Command::Submit {
-        batch,
-        txs,
-        chain_id,
-        public,
-        pad_to,
+        job,
         low_s,
         max_attempts,
         json,
-        route,
-        outer_k,
     } = &cli.command
     {
-        let (path, chain) = match (batch, txs) {
-            (Some(p), _) => (p, None),
-            (None, Some(p)) => (p, Some(*chain_id)),
-            (None, None) => return Err("give --batch or --txs".into()),
-        };
-        let input = match JobInput::from_file_for(
-            path, chain, *public, *pad_to, *low_s, *route, *outer_k,
-        ) {
+        let checked = job.checked(*low_s);
+        let input = match checked {
             Ok(i) => i,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -181,7 +197,7 @@ async fn run(cli: Cli) -> Result<u8, String> {
         };
         let queue = Queue::connect(&url).await.map_err(|e| e.to_string())?;
         let id = queue
-            .submit_route(&input.to_text(), route.as_str(), *max_attempts)
+            .submit_route(&input.to_text(), job.route.as_str(), *max_attempts)
             .await
             .map_err(|e| e.to_string())?;
         if *json {
@@ -276,37 +292,45 @@ async fn run(cli: Cli) -> Result<u8, String> {
         }
         Command::Fetch {
             job,
-            batch,
-            txs,
-            chain_id,
+            submitted,
             out,
             setup,
             verifier,
             verifier_code_hash,
         } => {
-            let (status, stored, result) = queue.result(job).await.map_err(|e| e.to_string())?;
-            let (path, chain) = match (&batch, &txs) {
-                (Some(p), _) => (p, None),
-                (None, Some(p)) => (p, Some(chain_id)),
-                (None, None) => return Err("give --batch or --txs: the batch you submitted".into()),
-            };
-            // A done job's result is checked against the caller's copy of the batch.
-            let input = match (status.state, JobInput::held_by_caller(&stored, path, chain)) {
-                (JobState::Done, Ok(i)) => i.to_text(),
-                (JobState::Done, Err(e)) => {
-                    eprintln!("error: job {job}: {e}");
-                    return Ok(1);
+            // `--low-s` is the setup's flag (it names the policy the proof was made under).
+            let caller = match submitted.as_submitted(setup.low_s) {
+                Ok(i) => i,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return Ok(e.exit_code());
                 }
-                _ => stored,
             };
-            let route = match status.state {
-                JobState::Done => JobInput::parse(&input)?.route,
-                _ => Route::Proof,
+            let pinned = match caller.route {
+                Route::Aggregated => Some(pinned_verifier(
+                    verifier.as_deref(),
+                    verifier_code_hash.as_deref(),
+                )?),
+                Route::Proof if verifier.is_some() || verifier_code_hash.is_some() => {
+                    return Err(
+                        "--verifier and --verifier-code-hash pin an aggregated folder's verifier \
+                         (--route aggregated)"
+                            .into(),
+                    )
+                }
+                Route::Proof => None,
             };
+            let (status, stored, result) = queue.result(job).await.map_err(|e| e.to_string())?;
+            // The job must be exactly the one the caller submitted: the result is checked
+            // against the caller's description, never the database's alone.
+            if let Err(e) = caller.same_job_as(&stored) {
+                eprintln!("error: job {job}: {}: {e}", submitted.source().0.display());
+                return Ok(1);
+            }
+            let input = caller.to_text();
             match (status.state, result) {
-                (JobState::Done, Some(bytes)) if route == Route::Aggregated => {
-                    let pinned =
-                        pinned_verifier(verifier.as_deref(), verifier_code_hash.as_deref())?;
+                (JobState::Done, Some(bytes)) if pinned.is_some() => {
+                    let pinned = pinned.expect("the aggregated route's pin");
                     match verify_folder_result(
                         &input,
                         &bytes,
@@ -335,11 +359,6 @@ async fn run(cli: Cli) -> Result<u8, String> {
                     }
                 }
                 (JobState::Done, Some(bytes)) => {
-                    if verifier.is_some() || verifier_code_hash.is_some() {
-                        return Err(format!(
-                            "job {job} is a proof file (route proof): --verifier and --verifier-code-hash are for aggregated folders"
-                        ));
-                    }
                     match verify_result(&input, &bytes, &setup.source(), &setup.params_dir) {
                         Ok(file) => {
                             file.save(&out)
@@ -359,10 +378,22 @@ async fn run(cli: Cli) -> Result<u8, String> {
                     }
                 }
                 (JobState::Failed, _) => {
-                    eprintln!(
-                        "error: job {job} failed: {}",
-                        status.error.unwrap_or_default()
-                    );
+                    // The stored reason is the database's word: the caller's batch is checked
+                    // again here, so a job failed for another reason (or by an altered row)
+                    // is not taken for a bad batch.
+                    let reason = status.error.unwrap_or_default();
+                    match caller.check() {
+                        Err(here) => eprintln!(
+                            "error: job {job} failed: {reason}\n  checked here, your batch: {}",
+                            here.reason
+                        ),
+                        Ok(_) => eprintln!(
+                            "error: job {job} failed: {reason}\n  checked here, your batch is \
+                             valid (its form, every signature or transaction, its size): the \
+                             failure is not the batch's; fetch again later (a worker may still \
+                             store its proof), or submit it again"
+                        ),
+                    }
                     Ok(1)
                 }
                 (state, _) => {
@@ -450,4 +481,29 @@ fn main() -> ExitCode {
     // A released job's proof thread cannot be interrupted: do not wait for it.
     runtime.shutdown_background();
     code
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--low-s` is named once in each command (two flattened groups naming one flag, as
+    /// `fetch` once did, is a parse error in a release build and a panic in a debug one).
+    #[test]
+    fn fetch_takes_low_s_once_for_both_the_job_and_the_setup() {
+        let cli = Cli::try_parse_from([
+            "fleet", "fetch", "7", "--batch", "b.json", "--out", "p", "--low-s",
+        ])
+        .expect("parses");
+        match cli.command {
+            Command::Fetch { setup, .. } => assert!(setup.low_s),
+            other => panic!("not fetch: {other:?}"),
+        }
+        let cli = Cli::try_parse_from(["fleet", "submit", "--batch", "b.json", "--low-s"])
+            .expect("parses");
+        match cli.command {
+            Command::Submit { low_s, .. } => assert!(low_s),
+            other => panic!("not submit: {other:?}"),
+        }
+    }
 }

@@ -164,3 +164,58 @@ pub fn signal(child: &Child, signal: &str) {
         .expect("kill runs");
     assert!(status.success());
 }
+
+/// A child's stderr, read line by line on a thread as it is written (the worker's JSON log).
+pub struct StderrLines {
+    lines: std::sync::mpsc::Receiver<String>,
+    /// Every line read so far.
+    pub seen: String,
+}
+
+impl StderrLines {
+    /// Takes `child`'s piped stderr.
+    pub fn of(child: &mut Child) -> Self {
+        use std::io::BufRead;
+        let stderr = child.stderr.take().expect("stderr piped");
+        let (send, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        StderrLines {
+            lines,
+            seen: String::new(),
+        }
+    }
+
+    /// Reads lines until one contains `needle`; panics after `timeout` or at end of stream.
+    pub fn wait_for(&mut self, needle: &str, timeout: Duration) {
+        let start = Instant::now();
+        loop {
+            let left = timeout.saturating_sub(start.elapsed());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push_str(&line);
+                    self.seen.push('\n');
+                    if line.contains(needle) {
+                        return;
+                    }
+                }
+                Err(e) => panic!("no line with {needle} ({e:?}); read:\n{}", self.seen),
+            }
+        }
+    }
+
+    /// Every line, once the child has closed its stderr.
+    pub fn rest(mut self) -> String {
+        for line in self.lines.iter() {
+            self.seen.push_str(&line);
+            self.seen.push('\n');
+        }
+        self.seen
+    }
+}
