@@ -272,6 +272,16 @@ impl JobInput {
         }
     }
 
+    /// The job's transactions, decoded and checked under the chain's rules, when it was
+    /// submitted as a transactions file (None for a batch file): what `fetch --strip-out`
+    /// writes the stripped file of.
+    pub fn signed_txs(&self) -> Result<Option<SignedTxs>, InputRefused> {
+        match &self.batch {
+            BatchText::Batch { .. } => Ok(None),
+            BatchText::Txs { text, chain_id } => decode_txs(text, *chain_id).map(Some),
+        }
+    }
+
     /// The stored form.
     pub fn to_text(&self) -> String {
         serde_json::to_string(self).expect("a job input serialises")
@@ -297,24 +307,7 @@ impl JobInput {
                 (batch, Entries::Signatures, None)
             }
             BatchText::Txs { text, chain_id } => {
-                let raw = parse_txs_text(text).map_err(|errors| {
-                    InputRefused::malformed(
-                        errors
-                            .iter()
-                            .map(|e| e.to_string())
-                            .collect::<Vec<_>>()
-                            .join("; "),
-                    )
-                })?;
-                // Ethereum's rules (EIP-2's low s among them) for the chain submitted.
-                let policy = TxPolicy {
-                    chain_id: Some(*chain_id),
-                    ..TxPolicy::default()
-                };
-                let txs = SignedTxs::decode(&raw, &policy).map_err(|e| InputRefused {
-                    reason: e.to_string(),
-                    invalid: batch_ecdsa::txs::exit_code(&e.0) == 1,
-                })?;
+                let txs = decode_txs(text, *chain_id)?;
                 let payloads = txs
                     .records
                     .iter()
@@ -375,6 +368,28 @@ impl JobInput {
             outer_k,
         })
     }
+}
+
+/// A transactions file's text decoded under Ethereum's rules (EIP-2's low s among them) for
+/// `chain_id`; each malformed or invalid transaction named.
+fn decode_txs(text: &str, chain_id: u64) -> Result<SignedTxs, InputRefused> {
+    let raw = parse_txs_text(text).map_err(|errors| {
+        InputRefused::malformed(
+            errors
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("; "),
+        )
+    })?;
+    let policy = TxPolicy {
+        chain_id: Some(chain_id),
+        ..TxPolicy::default()
+    };
+    SignedTxs::decode(&raw, &policy).map_err(|e| InputRefused {
+        reason: e.to_string(),
+        invalid: batch_ecdsa::txs::exit_code(&e.0) == 1,
+    })
 }
 
 /// Checks a stored result against `input`, the job as the caller submitted it

@@ -13,6 +13,9 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use batch_ecdsa::txs::file::parse_txs_text;
+use batch_ecdsa::txs::strip::StrippedFile;
+use batch_ecdsa::{SignedTxs, TxPolicy};
 use batch_ecdsa_evm::aggregated_folder::{
     AggregatedProofFile, VERIFIER_FILE, WRAPPER_CALLDATA_FILE,
 };
@@ -153,11 +156,24 @@ async fn fetch_checks_an_aggregated_folder_against_the_batch_and_the_pinned_veri
         assert!(text(&out).contains(flag), "{flag}: {}", text(&out));
     }
     assert!(!folder.exists());
-    // A verifier that is not the one the folder was proven for (another B's): refused.
+    // A verifier that is not the one the folder was proven for (another B's): refused, and
+    // no stripped file either.
     let other = fixture().join("../aggregated-txs-b8").join(VERIFIER_FILE);
-    let out = fetch(id, &folder, &["--verifier", other.to_str().unwrap()]);
+    let stripped = dir.join("stripped.json");
+    let strip_out = stripped.to_str().unwrap();
+    let out = fetch(
+        id,
+        &folder,
+        &[
+            "--verifier",
+            other.to_str().unwrap(),
+            "--strip-out",
+            strip_out,
+        ],
+    );
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(!folder.exists());
+    assert!(!stripped.exists());
     // A code hash the stored verifier does not compile to: refused.
     let out = fetch(
         id,
@@ -167,9 +183,23 @@ async fn fetch_checks_an_aggregated_folder_against_the_batch_and_the_pinned_veri
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(!folder.exists());
     // The verifier the caller deployed: checked on the EVM, the folder written, equal to what
-    // prove-aggregated wrote (the wrapper's calldata made again from the submitted payloads).
-    let out = fetch(id, &folder, &["--verifier", pinned]);
+    // prove-aggregated wrote (the wrapper's calldata made again from the submitted payloads),
+    // and what a rollup posts with it (the stripped transactions, as `prove --strip-out`).
+    let out = fetch(
+        id,
+        &folder,
+        &["--verifier", pinned, "--strip-out", strip_out],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let raw = parse_txs_text(&std::fs::read_to_string(&t3).unwrap()).unwrap();
+    let policy = TxPolicy {
+        chain_id: Some(1),
+        ..TxPolicy::default()
+    };
+    assert_eq!(
+        StrippedFile::parse(&std::fs::read_to_string(&stripped).unwrap()).unwrap(),
+        SignedTxs::decode(&raw, &policy).unwrap().stripped()
+    );
     assert!(text(&out).contains("verifyTransactions"), "{}", text(&out));
     assert_eq!(
         AggregatedProofFile::load(&folder).unwrap(),

@@ -462,7 +462,11 @@ async fn an_upgrade_behind_a_long_read_gives_up_after_its_lock_timeout() {
         .await
         .unwrap();
     let start = std::time::Instant::now();
-    let err = Queue::connect(&url).await.unwrap_err();
+    // Bounded here too: without the lock timeout the upgrade would wait for ever.
+    let err = tokio::time::timeout(Duration::from_secs(60), Queue::connect(&url))
+        .await
+        .expect("the upgrade gave up within a minute")
+        .unwrap_err();
     let waited = start.elapsed();
     assert!(err.to_string().contains("lock timeout"), "{err}");
     assert!(err.is_transient(), "{err}");

@@ -97,6 +97,10 @@ enum Command {
         /// The proof file, or (aggregated) the folder to write (must not exist, or be empty).
         #[arg(long)]
         out: PathBuf,
+        /// Transactions: also write what a rollup posts with the proof (unsigned transactions
+        /// and senders, docs/formats.md, *Stripped transactions*), once the result is checked.
+        #[arg(long)]
+        strip_out: Option<PathBuf>,
         #[command(flatten)]
         setup: SetupArgs,
         /// Aggregated: the source of the verifier contract you deployed (or trust).
@@ -294,10 +298,14 @@ async fn run(cli: Cli) -> Result<u8, String> {
             job,
             submitted,
             out,
+            strip_out,
             setup,
             verifier,
             verifier_code_hash,
         } => {
+            if strip_out.is_some() && submitted.txs.is_none() {
+                return Err(STRIP_OUT_NEEDS_TXS.into());
+            }
             // `--low-s` is the setup's flag (it names the policy the proof was made under).
             let caller = match submitted.as_submitted(setup.low_s) {
                 Ok(i) => i,
@@ -339,6 +347,9 @@ async fn run(cli: Cli) -> Result<u8, String> {
                         &setup.params_dir,
                     ) {
                         Ok(folder) => {
+                            if let Err(code) = write_strip_out(&caller, strip_out.as_deref()) {
+                                return Ok(code);
+                            }
                             folder.write(&out)?;
                             for line in folder.on_chain.lines() {
                                 println!("{line}");
@@ -361,6 +372,9 @@ async fn run(cli: Cli) -> Result<u8, String> {
                 (JobState::Done, Some(bytes)) => {
                     match verify_result(&input, &bytes, &setup.source(), &setup.params_dir) {
                         Ok(file) => {
+                            if let Err(code) = write_strip_out(&caller, strip_out.as_deref()) {
+                                return Ok(code);
+                            }
                             file.save(&out)
                                 .map_err(|e| format!("{}: {e}", out.display()))?;
                             println!(
@@ -390,8 +404,14 @@ async fn run(cli: Cli) -> Result<u8, String> {
                         Ok(_) => eprintln!(
                             "error: job {job} failed: {reason}\n  checked here, your batch is \
                              valid (its form, every signature or transaction, its size): the \
-                             failure is not the batch's; fetch again later (a worker may still \
-                             store its proof), or submit it again"
+                             failure is not the batch's; {}",
+                            // No worker's verdict (out of tries): a late proof is still kept.
+                            if status.result_worker.is_none() {
+                                "fetch again later (a worker may still store its proof), or \
+                                 submit it again"
+                            } else {
+                                "submit it again"
+                            }
                         ),
                     }
                     Ok(1)
@@ -404,6 +424,27 @@ async fn run(cli: Cli) -> Result<u8, String> {
                     Ok(3)
                 }
             }
+        }
+    }
+}
+
+/// Why `--strip-out` is refused with a batch file (checked before the database is read).
+const STRIP_OUT_NEEDS_TXS: &str =
+    "--strip-out is for a job submitted as transactions (--txs): a batch file has none to strip";
+
+/// Writes the stripped file of the caller's transactions to `path` (atomically), if asked:
+/// only after the result was checked against them. The exit code on failure.
+fn write_strip_out(caller: &JobInput, path: Option<&std::path::Path>) -> Result<(), u8> {
+    let Some(path) = path else { return Ok(()) };
+    match caller.signed_txs() {
+        Ok(Some(txs)) => batch_ecdsa::cli::write_stripped(&txs, path),
+        Ok(None) => {
+            eprintln!("error: {STRIP_OUT_NEEDS_TXS}");
+            Err(2)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Err(e.exit_code())
         }
     }
 }
@@ -487,10 +528,21 @@ fn main() -> ExitCode {
 mod tests {
     use super::*;
 
-    /// `--low-s` is named once in each command (two flattened groups naming one flag, as
-    /// `fetch` once did, is a parse error in a release build and a panic in a debug one).
+    /// `--low-s` is named once in each command: two flattened groups naming one flag (as
+    /// `fetch` once did) share one id, and clap checks that only in a debug build, so the
+    /// definition is counted here.
     #[test]
     fn fetch_takes_low_s_once_for_both_the_job_and_the_setup() {
+        use clap::CommandFactory;
+        let cli = Cli::command();
+        for name in ["fetch", "submit"] {
+            let sub = cli.find_subcommand(name).expect("the subcommand");
+            let n = sub
+                .get_arguments()
+                .filter(|a| a.get_long() == Some("low-s"))
+                .count();
+            assert_eq!(n, 1, "{name} names --low-s {n} times");
+        }
         let cli = Cli::try_parse_from([
             "fleet", "fetch", "7", "--batch", "b.json", "--out", "p", "--low-s",
         ])
