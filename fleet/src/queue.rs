@@ -27,8 +27,8 @@ use sqlx::Row;
 /// The table the fleet keeps its jobs in (created if absent, [`Queue::migrate`]).
 pub const TABLE: &str = "batch_ecdsa_jobs";
 
-/// The schema, version 2 (a version-1 table gains its `route` column). `state` moves only as the module doc draws; a `done` job has a
-/// result and a failed one an error (the `CHECK`s).
+/// The schema, version 2 (a version-1 table gains its `route` column). `state` moves only as
+/// the module doc draws; a `done` job has a result and a failed one an error (the `CHECK`s).
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS batch_ecdsa_jobs (
     id            BIGSERIAL PRIMARY KEY,
@@ -99,12 +99,10 @@ impl QueueError {
             _ => false,
         }
     }
-}
 
-impl QueueError {
     /// Whether the database refused the value itself (a data exception, a constraint on it, a
-    /// program limit, an exception raised by a trigger or rule): storing the same value again would be refused
-    /// again, by any worker. Other refusals (a permission, the schema) are the deployment's,
+    /// program limit, an exception raised by a trigger or rule): storing the same value again
+    /// would be refused again, by any worker. Other refusals (a permission, the schema) are the deployment's,
     /// not the job's.
     pub fn refuses_value(&self) -> bool {
         let QueueError::Database(sqlx::Error::Database(db)) = self else {
@@ -114,15 +112,13 @@ impl QueueError {
             c.starts_with("22") || c.starts_with("23") || c.starts_with("54") || c == "P0001"
         })
     }
-}
 
-impl QueueError {
     /// Whether a transient error may also be a setting that would repeat for ever: 57014 (a
     /// statement cancelled: a `statement_timeout` too short for the statement, or an
     /// operator) and 25006 (a read-only server: a standby during a failover, or a server
     /// left read-only). A worker retries these a bounded number of times in a row
-    /// ([`crate::worker::BOUNDED_RETRIES`]), the others (a server restarting or out of reach) for as
-    /// long as it takes.
+    /// ([`crate::worker::BOUNDED_RETRIES`]), the others (a server restarting or out of reach)
+    /// for as long as it takes.
     pub fn may_repeat(&self) -> bool {
         let QueueError::Database(sqlx::Error::Database(db)) = self else {
             return false;

@@ -491,7 +491,7 @@ impl Worker {
                         line(
                             "failed",
                             json!({"worker": id, "job": job.id, "seconds": seconds,
-                                       "error": reason}),
+                                   "error": reason}),
                         );
                         return Ok(true);
                     }

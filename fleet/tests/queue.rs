@@ -416,6 +416,18 @@ const VERSION_1_TABLE: &str = "CREATE TABLE batch_ecdsa_jobs (
          INSERT INTO batch_ecdsa_jobs (input, input_sha256, max_attempts)
          VALUES ('old', encode(sha256('old'), 'hex'), 3);";
 
+/// A connection to `url` whose database holds a version-1 table with one job.
+async fn version_1_table(url: &str) -> sqlx::PgConnection {
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(url)
+        .await
+        .unwrap();
+    sqlx::raw_sql(VERSION_1_TABLE)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    conn
+}
+
 /// A fleet's version-1 table (before routes) gains its `route` column on first use, its jobs
 /// are `proof` jobs and still leasable; a second connect leaves the table alone.
 #[tokio::test]
@@ -424,13 +436,7 @@ async fn a_version_1_table_is_upgraded_in_place() {
         return;
     };
     let url = fresh_database(&admin, "upgrade").await;
-    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
-        .await
-        .unwrap();
-    sqlx::raw_sql(VERSION_1_TABLE)
-        .execute(&mut conn)
-        .await
-        .unwrap();
+    let _conn = version_1_table(&url).await;
     let q = Queue::connect(&url).await.unwrap();
     Queue::connect(&url).await.unwrap();
     let job = q
@@ -450,13 +456,7 @@ async fn an_upgrade_behind_a_long_read_gives_up_after_its_lock_timeout() {
         return;
     };
     let url = fresh_database(&admin, "upgrade_locked").await;
-    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
-        .await
-        .unwrap();
-    sqlx::raw_sql(VERSION_1_TABLE)
-        .execute(&mut conn)
-        .await
-        .unwrap();
+    let mut conn = version_1_table(&url).await;
     sqlx::raw_sql("BEGIN; LOCK TABLE batch_ecdsa_jobs IN ACCESS SHARE MODE")
         .execute(&mut conn)
         .await

@@ -191,8 +191,7 @@ async fn run(cli: Cli) -> Result<u8, String> {
         json,
     } = &cli.command
     {
-        let checked = job.checked(*low_s);
-        let input = match checked {
+        let input = match job.checked(*low_s) {
             Ok(i) => i,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -336,9 +335,8 @@ async fn run(cli: Cli) -> Result<u8, String> {
                 return Ok(1);
             }
             let input = caller.to_text();
-            match (status.state, result) {
-                (JobState::Done, Some(bytes)) if pinned.is_some() => {
-                    let pinned = pinned.expect("the aggregated route's pin");
+            match (status.state, result, pinned) {
+                (JobState::Done, Some(bytes), Some(pinned)) => {
                     match verify_folder_result(
                         &input,
                         &bytes,
@@ -369,7 +367,7 @@ async fn run(cli: Cli) -> Result<u8, String> {
                         }
                     }
                 }
-                (JobState::Done, Some(bytes)) => {
+                (JobState::Done, Some(bytes), None) => {
                     match verify_result(&input, &bytes, &setup.source(), &setup.params_dir) {
                         Ok(file) => {
                             if let Err(code) = write_strip_out(&caller, strip_out.as_deref()) {
@@ -391,7 +389,7 @@ async fn run(cli: Cli) -> Result<u8, String> {
                         }
                     }
                 }
-                (JobState::Failed, _) => {
+                (JobState::Failed, _, _) => {
                     // The stored reason is the database's word: the caller's batch is checked
                     // again here, so a job failed for another reason (or by an altered row)
                     // is not taken for a bad batch.
@@ -416,7 +414,7 @@ async fn run(cli: Cli) -> Result<u8, String> {
                     }
                     Ok(1)
                 }
-                (state, _) => {
+                (state, _, _) => {
                     eprintln!(
                         "job {job} is {state:?} (try {} of {}): not finished yet",
                         status.attempts, status.max_attempts
