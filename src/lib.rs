@@ -49,6 +49,7 @@ pub mod calldata;
 pub mod cli;
 #[cfg(feature = "reports")]
 pub mod compare;
+pub mod cpu;
 pub mod demo;
 pub mod failures;
 pub mod fsutil;

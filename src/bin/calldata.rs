@@ -549,6 +549,9 @@ fn run(cli: Cli) -> Result<String, String> {
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = batch_ecdsa::cpu::refusal() {
+        return code;
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(text) => {

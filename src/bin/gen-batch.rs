@@ -47,6 +47,9 @@ fn count(s: &str) -> Result<usize, String> {
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = batch_ecdsa::cpu::refusal() {
+        return code;
+    }
     let args = Args::parse();
     let (text, what) = if args.txs {
         match demo_txs(args.count, args.seed, args.chain_id) {

@@ -174,6 +174,9 @@ fn for_ethereum(rest: &[std::ffi::OsString]) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = batch_ecdsa::cpu::refusal() {
+        return code;
+    }
     // `--for ethereum` (or `--for=ethereum`) hands over to prove-aggregated before parsing.
     let raw: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     let mut rest = Vec::with_capacity(raw.len());

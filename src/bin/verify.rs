@@ -244,6 +244,9 @@ fn with_proof(args: &Args, path: &Path) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = batch_ecdsa::cpu::refusal() {
+        return code;
+    }
     let args = Args::parse();
     if let Some(path) = args.proof.clone() {
         return with_proof(&args, &path);

@@ -137,6 +137,9 @@ fn run(args: &Args) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = batch_ecdsa::cpu::refusal() {
+        return code;
+    }
     let args = Args::parse();
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,

@@ -360,6 +360,9 @@ fn run(args: &Args) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = batch_ecdsa::cpu::refusal() {
+        return code;
+    }
     match run(&Args::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -60,6 +60,9 @@ fn write(dir: &Path, name: &str, text: &str) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = batch_ecdsa::cpu::refusal() {
+        return code;
+    }
     let args = Args::parse();
     let file = match &args.proof {
         Some(p) => match ProofFile::load(p) {

@@ -149,6 +149,9 @@ fn aggregated(
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = batch_ecdsa::cpu::refusal() {
+        return code;
+    }
     let args = Args::parse();
     if let Some(dir) = &args.aggregated {
         if args.count == 0 {

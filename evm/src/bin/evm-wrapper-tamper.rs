@@ -61,6 +61,9 @@ fn run(args: &Args) -> Result<TamperReport, (u8, String)> {
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = batch_ecdsa::cpu::refusal() {
+        return code;
+    }
     let args = Args::parse();
     let report = match run(&args) {
         Ok(r) => r,

@@ -191,6 +191,9 @@ fn run(args: &Args) -> Result<(), ExitCode> {
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = batch_ecdsa::cpu::refusal() {
+        return code;
+    }
     match run(&Args::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(code) => code,

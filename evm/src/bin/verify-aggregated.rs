@@ -262,6 +262,9 @@ fn run(args: &Args) -> Result<(), AggregatedError> {
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = batch_ecdsa::cpu::refusal() {
+        return code;
+    }
     match run(&Args::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -1,0 +1,43 @@
+//! The switch for halo2curves' x86-64 assembly field arithmetic (`batch-ecdsa`'s feature `asm`,
+//! on by default) and the check a program built with it makes before any field operation.
+//!
+//! Depending on this crate turns on halo2curves' `asm` feature on x86-64 (its manifest says
+//! why); on other targets it does nothing. The assembly uses the BMI2 and ADX instructions
+//! unconditionally, so on an x86-64 CPU without them a program would die on an illegal
+//! instruction at its first field multiplication. [`check_cpu`] says so in words instead.
+
+/// `Ok` when this CPU runs halo2curves' assembly arithmetic (always, off x86-64); else the
+/// reason, naming the missing instructions and how to build without them.
+pub fn check_cpu() -> Result<(), String> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let missing: Vec<&str> = [
+            ("BMI2", std::arch::is_x86_feature_detected!("bmi2")),
+            ("ADX", std::arch::is_x86_feature_detected!("adx")),
+        ]
+        .into_iter()
+        .filter(|(_, present)| !present)
+        .map(|(name, _)| name)
+        .collect();
+        if !missing.is_empty() {
+            return Err(format!(
+                "this build uses halo2curves' x86-64 assembly (feature `asm`), which needs the {} \
+                 instruction{} this CPU lacks: build without it (`--no-default-features --features \
+                 cli` for batch-ecdsa's tools)",
+                missing.join(" and "),
+                if missing.len() > 1 { "s" } else { "" }
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// The machines this project builds and tests on have BMI2 and ADX; a CPU without them is
+    /// refused by name (checked here through the same predicate).
+    #[test]
+    fn this_cpu_runs_the_assembly() {
+        assert_eq!(super::check_cpu(), Ok(()));
+    }
+}
