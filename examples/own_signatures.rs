@@ -15,6 +15,8 @@ use k256::ecdsa::SigningKey;
 use sha3::{Digest, Keccak256};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // The default feature `asm` needs BMI2 and ADX on x86-64: say so rather than crash.
+    batch_ecdsa::cpu::check()?;
     // Four signers, four messages: (hash, r ‖ s, recovery id, compressed key).
     let mut signed = Vec::new();
     for i in 1u8..=4 {

@@ -15,6 +15,8 @@ use batch_ecdsa::{
 };
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // The default feature `asm` needs BMI2 and ADX on x86-64: say so rather than crash.
+    batch_ecdsa::cpu::check()?;
     let raw: Vec<Vec<u8>> = demo_txs(2, 1, 1)?;
     let txs = SignedTxs::decode(&raw, &TxPolicy::for_chain(1))?;
     let batch = txs.batch_file();

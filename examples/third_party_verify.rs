@@ -15,6 +15,8 @@ use batch_ecdsa::{
 };
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // The default feature `asm` needs BMI2 and ADX on x86-64: say so rather than crash.
+    batch_ecdsa::cpu::check()?;
     let params = std::path::Path::new("params");
 
     // The prover's side: a batch of two, proved, the file handed over as JSON.

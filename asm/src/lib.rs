@@ -22,8 +22,9 @@ pub fn check_cpu() -> Result<(), String> {
         if !missing.is_empty() {
             return Err(format!(
                 "this build uses halo2curves' x86-64 assembly (feature `asm`), which needs the {} \
-                 instruction{} this CPU lacks: build without it (`--no-default-features --features \
-                 cli` for batch-ecdsa's tools)",
+                 instruction{} this CPU lacks: build without it (`cargo build --release \
+                 --no-default-features --features cli`; the evm and fleet crates: `-p CRATE \
+                 --no-default-features`)",
                 missing.join(" and "),
                 if missing.len() > 1 { "s" } else { "" }
             ));
