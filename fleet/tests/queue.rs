@@ -201,9 +201,7 @@ async fn altered_rows_are_refused() {
     let q = Queue::connect(&url).await.unwrap();
     let id = q.submit("the batch", 3).await.unwrap();
     let done = q.submit("done batch", 3).await.unwrap();
-    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
-        .await
-        .unwrap();
+    let mut conn = connect(&url).await;
     // Someone with write access changes the input: the job is failed, not proved.
     sqlx::query("UPDATE batch_ecdsa_jobs SET input = 'another batch' WHERE id = $1")
         .bind(id)
@@ -309,9 +307,7 @@ async fn refusals_that_would_repeat_are_not_transient() {
     };
     let url = fresh_database(&admin, "transient").await;
     let q = Queue::connect(&url).await.unwrap();
-    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
-        .await
-        .unwrap();
+    let mut conn = connect(&url).await;
     let refused: QueueError = sqlx::query("SELEKT 1")
         .execute(&mut conn)
         .await
@@ -418,14 +414,7 @@ const VERSION_1_TABLE: &str = "CREATE TABLE batch_ecdsa_jobs (
 
 /// A connection to `url` whose database holds a version-1 table with one job.
 async fn version_1_table(url: &str) -> sqlx::PgConnection {
-    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(url)
-        .await
-        .unwrap();
-    sqlx::raw_sql(VERSION_1_TABLE)
-        .execute(&mut conn)
-        .await
-        .unwrap();
-    conn
+    connect_and_run(url, VERSION_1_TABLE).await
 }
 
 /// A fleet's version-1 table (before routes) gains its `route` column on first use, its jobs

@@ -164,9 +164,7 @@ async fn submit_worker_fetch_and_bad_batches_fail_once() {
     assert!(!proof.exists());
     // Someone with write access swaps two results (hashes updated): fetch refuses a proof of
     // another batch.
-    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
-        .await
-        .unwrap();
+    let mut conn = connect(&url).await;
     sqlx::query(
         "UPDATE batch_ecdsa_jobs SET (result, result_sha256) =
            (SELECT result, result_sha256 FROM batch_ecdsa_jobs WHERE id = $2) WHERE id = $1",
@@ -324,13 +322,7 @@ async fn a_result_the_database_refuses_fails_the_job_once() {
     };
     let url = fresh_database(&admin, "refused_result").await;
     let q = Queue::connect(&url).await.unwrap();
-    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
-        .await
-        .unwrap();
-    sqlx::raw_sql(REFUSE_RESULTS)
-        .execute(&mut conn)
-        .await
-        .unwrap();
+    let _conn = connect_and_run(&url, REFUSE_RESULTS).await;
     let id = q.submit(&raw_job(batch_text(1, 7, &[])), 3).await.unwrap();
     let worker = spawn_worker(&url, "w", &["--exit-when-idle"]);
     let out = worker.wait_with_output().unwrap();
@@ -357,10 +349,8 @@ async fn a_worker_the_database_refuses_stops_and_the_job_is_not_failed() {
     };
     let url = fresh_database(&admin, "refused_worker").await;
     let q = Queue::connect(&url).await.unwrap();
-    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
-        .await
-        .unwrap();
-    sqlx::raw_sql(
+    let _conn = connect_and_run(
+        &url,
         "CREATE FUNCTION no_grant() RETURNS trigger AS $$
          BEGIN
              IF NEW.state = 'done' THEN
@@ -372,9 +362,7 @@ async fn a_worker_the_database_refuses_stops_and_the_job_is_not_failed() {
          CREATE TRIGGER no_grant BEFORE UPDATE ON batch_ecdsa_jobs
              FOR EACH ROW EXECUTE FUNCTION no_grant();",
     )
-    .execute(&mut conn)
-    .await
-    .unwrap();
+    .await;
     let id = q.submit(&raw_job(batch_text(1, 8, &[])), 3).await.unwrap();
     let out = spawn_worker(&url, "w", &["--exit-when-idle", "--lease-secs", "60"])
         .wait_with_output()

@@ -54,6 +54,21 @@ pub async fn fresh_database(admin: &str, test: &str) -> String {
     with_database(admin, &db)
 }
 
+/// A connection to the test database at `url`, as someone with write access to it (an operator,
+/// or an attacker who reached the database).
+pub async fn connect(url: &str) -> sqlx::PgConnection {
+    sqlx::PgConnection::connect(url)
+        .await
+        .expect("the test database")
+}
+
+/// [`connect`], then `sql` (statements separated by `;`) run on that connection.
+pub async fn connect_and_run(url: &str, sql: &str) -> sqlx::PgConnection {
+    let mut conn = connect(url).await;
+    sqlx::raw_sql(sql).execute(&mut conn).await.unwrap();
+    conn
+}
+
 /// A demo batch file's text: `count` signatures from `seed`, those at `corrupt` invalid.
 pub fn batch_text(count: usize, seed: u64, corrupt: &[usize]) -> String {
     serde_json::to_string(&batch_ecdsa::demo::demo_batch(count, seed, corrupt).unwrap()).unwrap()
