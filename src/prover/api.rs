@@ -116,6 +116,9 @@ fn timed<T>(progress: &dyn Progress, phase: Phase, f: impl FnOnce() -> T) -> (T,
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ProverError {
+    /// This build's field arithmetic cannot run on this CPU ([`crate::cpu`]).
+    #[error(transparent)]
+    Cpu(#[from] crate::cpu::UnsupportedCpu),
     #[error(transparent)]
     Params(#[from] ParamsError),
     #[error(transparent)]
@@ -275,6 +278,7 @@ impl Prover {
         setup: &SetupOptions,
         progress: &dyn Progress,
     ) -> Result<Self, ProverError> {
+        crate::cpu::check()?;
         let key_cache = setup.key_cache;
         let (template, layout) = timed(progress, Phase::Layout, || {
             AnyCircuit::fitted_for_size(kind, batch_size, setup.statement)
@@ -571,6 +575,9 @@ pub fn digest_pairs_of(ws: &[SignatureWitness]) -> Vec<DigestPair> {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum VerifyError {
+    /// This build's field arithmetic cannot run on this CPU ([`crate::cpu`]).
+    #[error(transparent)]
+    Cpu(#[from] crate::cpu::UnsupportedCpu),
     #[error(transparent)]
     File(#[from] ProofFileError),
     #[error("params for k = {k} are missing or unreadable: {reason}")]
@@ -720,6 +727,7 @@ impl Verifier {
         source: &SetupSource,
         progress: &dyn Progress,
     ) -> Result<Self, VerifyError> {
+        crate::cpu::check()?;
         file.check_form()?;
         if file.setup.kind == SetupKind::InsecureDev && *source != SetupSource::InsecureDev {
             return Err(VerifyError::InsecureSetup);
@@ -851,5 +859,24 @@ impl Verifier {
             &self.setup_identity,
         )?;
         verify_file(&self.params, &self.vk, file)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::UnsupportedCpu;
+
+    /// A CPU the build cannot run on is bad environment (exit 2) for the prover and the
+    /// verifier alike, and the reason reaches the caller unchanged.
+    #[test]
+    fn an_unsupported_cpu_is_exit_2_with_its_reason() {
+        let why = UnsupportedCpu("needs the ADX instruction this CPU lacks".into());
+        let p = ProverError::from(why.clone());
+        assert_eq!(p.exit_code(), 2);
+        assert_eq!(p.to_string(), why.0);
+        let v = VerifyError::from(why.clone());
+        assert_eq!(v.exit_code(), 2);
+        assert_eq!(v.to_string(), why.0);
     }
 }
