@@ -2,11 +2,13 @@
 //!
 //! With the feature `asm` (default) halo2curves computes the BN254 fields in x86-64 assembly
 //! that needs the BMI2 and ADX instructions (crate `batch-ecdsa-asm`); on a CPU without them
-//! the first field multiplication would kill the program with an illegal instruction. Every
-//! binary calls [`refusal`] first, and [`crate::Prover`] and [`crate::Verifier`] call
-//! [`check`] before they touch a field element ([`crate::ProverError::Cpu`],
-//! [`crate::VerifyError::Cpu`], exit code 2); a program using other parts of the library
-//! (the native reference, the circuits' MockProver) calls [`check`] itself.
+//! the first field multiplication would kill the program with an illegal instruction (the
+//! secp256k1 fields too: parsing a signature, a public key or a proof file's public inputs
+//! already multiplies). So a program calls [`check`] at startup, before it reads any input;
+//! every binary calls [`refusal`] first. As a backstop, [`crate::Prover`] and
+//! [`crate::Verifier`] construction, `batch_ecdsa_evm`'s `prove_folder` and `load_setup`
+//! check too ([`crate::ProverError::Cpu`], [`crate::VerifyError::Cpu`], exit code 2), which
+//! helps only a caller that did no field arithmetic before them.
 
 use std::process::ExitCode;
 
@@ -19,6 +21,10 @@ pub struct UnsupportedCpu(pub String);
 /// `Ok` when this build's field arithmetic runs on this CPU (always without `asm` or off
 /// x86-64); else the reason.
 pub fn check() -> Result<(), UnsupportedCpu> {
+    #[cfg(test)]
+    if tests::PRETEND_UNSUPPORTED.get() {
+        return Err(UnsupportedCpu("pretended for a test: no BMI2".into()));
+    }
     #[cfg(feature = "asm")]
     return batch_ecdsa_asm::check_cpu().map_err(UnsupportedCpu);
     #[cfg(not(feature = "asm"))]
@@ -38,7 +44,15 @@ pub fn refusal() -> Option<ExitCode> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Makes [`super::check`] fail on this thread, so that a test can show a constructor
+        /// checks the CPU before anything else (unit tests only).
+        pub(crate) static PRETEND_UNSUPPORTED: Cell<bool> = const { Cell::new(false) };
+    }
+
     /// A CPU lacking either instruction set, or both, is refused naming exactly those and the
     /// build that avoids them (here: the asm crate is not a default member, so its own tests
     /// do not run under the README's `cargo test --release`).

@@ -89,6 +89,7 @@ pub fn load_setup(
     inner_k: u32,
     outer_k: u32,
 ) -> Result<(Srs, Srs), String> {
+    batch_ecdsa::cpu::check().map_err(|e| e.to_string())?;
     if inner_k > outer_k {
         return Err(format!(
             "the inner circuit's k = {inner_k} exceeds the outer k = {outer_k}"

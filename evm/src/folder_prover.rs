@@ -90,6 +90,8 @@ pub struct ProvedFolder {
 
 /// Proves `req` (module doc). `log` hears each step.
 pub fn prove_folder(req: &FolderRequest, log: &dyn Fn(&str)) -> Result<ProvedFolder, FolderError> {
+    // Before the batch's signatures are read (secp256k1 arithmetic, in assembly under `asm`).
+    batch_ecdsa::cpu::check().map_err(|e| FolderError::Environment(e.to_string()))?;
     let (n, b, statement) = (req.batch.len(), req.batch_size, req.statement);
     if b < n {
         return Err(FolderError::Input(format!(

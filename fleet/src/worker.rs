@@ -242,6 +242,7 @@ fn prove(
         )
         .map_err(|e| match e {
             ProverError::Memory(_) => JobOutcome::Retry(e.to_string()),
+            // This machine's trouble (the CPU, the setup, the keys), never the batch's.
             other => JobOutcome::Worker(other.to_string()),
         })?;
         provers.insert(key, prover);
@@ -257,7 +258,9 @@ fn prove(
             log,
         )
         .map_err(|e| match e {
-            ProverError::Params(_) | ProverError::Keys(_) => JobOutcome::Worker(e.to_string()),
+            ProverError::Cpu(_) | ProverError::Params(_) | ProverError::Keys(_) => {
+                JobOutcome::Worker(e.to_string())
+            }
             ProverError::Memory(_) => JobOutcome::Retry(e.to_string()),
             other => JobOutcome::Bad(other.to_string()),
         })?;

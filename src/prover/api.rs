@@ -865,7 +865,40 @@ impl Verifier {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cpu::tests::PRETEND_UNSUPPORTED;
     use crate::cpu::UnsupportedCpu;
+
+    /// On a CPU the build cannot run on, both constructors stop at the CPU check, before
+    /// the layout, the params or the keys (the params folder here does not exist: any later
+    /// step would fail otherwise), and say so.
+    #[test]
+    fn the_constructors_check_the_cpu_first() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/bad-input/proof-b2.json"
+        ))
+        .unwrap();
+        let file = ProofFile::parse(&text).unwrap();
+        let nowhere = Path::new("/nonexistent/batch-ecdsa-params");
+        PRETEND_UNSUPPORTED.set(true);
+        let prover = Prover::new(CircuitKind::Batch, 1, nowhere, &Silent);
+        let verifier = Verifier::for_proof_file(&file, nowhere, &Silent);
+        PRETEND_UNSUPPORTED.set(false);
+        assert!(
+            matches!(prover, Err(ProverError::Cpu(_))),
+            "{:?}",
+            prover.err()
+        );
+        assert!(
+            matches!(verifier, Err(VerifyError::Cpu(_))),
+            "{:?}",
+            verifier.err()
+        );
+        // Without the pretence the same calls get past the check (and fail later, on the
+        // missing params folder, for the verifier).
+        let verifier = Verifier::for_proof_file(&file, nowhere, &Silent);
+        assert!(!matches!(verifier, Err(VerifyError::Cpu(_))));
+    }
 
     /// A CPU the build cannot run on is bad environment (exit 2) for the prover and the
     /// verifier alike, and the reason reaches the caller unchanged.
