@@ -6,8 +6,8 @@
 //! unconditionally, so on an x86-64 CPU without them a program would die on an illegal
 //! instruction at its first field multiplication. [`check_cpu`] says so in words instead.
 
-/// The instructions halo2curves' assembly needs, by the names `is_x86_feature_detected!`
-/// and the CPU manuals give them.
+/// The instructions halo2curves' assembly needs, by the names the CPU manuals give them
+/// (`is_x86_feature_detected!` spells them in lower case).
 pub const NEEDED: [&str; 2] = ["BMI2", "ADX"];
 
 /// `Ok` when this CPU runs halo2curves' assembly arithmetic (always, off x86-64); else the

@@ -869,8 +869,8 @@ mod tests {
     use crate::cpu::UnsupportedCpu;
 
     /// On a CPU the build cannot run on, both constructors stop at the CPU check, before
-    /// the layout, the params or the keys (the params folder here does not exist: any later
-    /// step would fail otherwise), and say so.
+    /// the params or the keys (the params folder here does not exist: a check after loading
+    /// them would never be reached), and say so.
     #[test]
     fn the_constructors_check_the_cpu_first() {
         let text = std::fs::read_to_string(concat!(
