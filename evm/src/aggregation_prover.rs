@@ -26,6 +26,7 @@ use batch_ecdsa::batch_file::Policy;
 pub use batch_ecdsa::calldata::rows::{AggregateRow, OuterLayout, OuterShape};
 use batch_ecdsa::prover::circuit::{witnesses_from_batch, AnyCircuit, CircuitKind};
 use batch_ecdsa::prover::memory;
+use batch_ecdsa::prover::phases::{process_peak_mib, Phases};
 use batch_ecdsa::prover::proving_key::{self, KeySource};
 use batch_ecdsa::prover::srs::{self, SetupIdentity, SetupSource, Srs};
 use batch_ecdsa::prover::transcript::evm_calldata;
@@ -132,23 +133,26 @@ pub fn inner_snark(
     statement: Statement,
     inner_params: &ParamsKZG<Bn256>,
     keys_dir: &Path,
+    phases: &mut Phases,
 ) -> Result<Inner, String> {
     let file = demo_file(b)?;
     let witnesses =
         witnesses_from_batch(&file, Policy::default(), true).map_err(|e| e.to_string())?;
-    inner_snark_of(witnesses, statement, inner_params, keys_dir)
+    phases.end("batch check");
+    inner_snark_of(witnesses, statement, inner_params, keys_dir, phases)
 }
 
 /// A batch-circuit proof of `witnesses` (checked by the caller) stating `statement`, as
 /// [`inner_snark`]: the circuit planned for their number, snark-verifier's Poseidon
 /// transcript, `inner_params` of the circuit's k, the keys cached in `keys_dir` (the prover's
 /// key cache, `batch_ecdsa::prover::proving_key`: the same keys `prove` makes for this
-/// statement, B, k and setup).
+/// statement, B, k and setup). Ends the phases `inner keys` and `inner proof` of `phases`.
 pub fn inner_snark_of(
     witnesses: Vec<SignatureWitness>,
     statement: Statement,
     inner_params: &ParamsKZG<Bn256>,
     keys_dir: &Path,
+    phases: &mut Phases,
 ) -> Result<Inner, String> {
     inner_k(witnesses.len(), statement).map_err(|e| e.to_string())?;
     let kind = CircuitKind::Batch;
@@ -172,6 +176,7 @@ pub fn inner_snark_of(
     let keys = proving_key::load_or_generate(inner_params, &any, keys_dir)
         .map_err(|e| format!("inner keys: {e}"))?;
     let (pk, keygen, keys_source) = (keys.pk, keys.elapsed, keys.source);
+    phases.end("inner keys");
     let inner_params = inner_params.clone();
 
     let instances = vec![circuit.instance()];
@@ -184,6 +189,10 @@ pub fn inner_snark_of(
     // Asserts the proof verifies natively (SHPLONK, Poseidon transcript).
     let proof = gen_proof_shplonk(&inner_params, &pk, circuit, instances.clone(), None);
     let prove = t.elapsed();
+    // The proving key and the witnesses go before the phase ends: the next phase's peak
+    // starts from what is resident then.
+    drop((pk, any, inner_params));
+    phases.end("inner proof");
     Ok(Inner {
         snark: Snark::new(protocol, instances, proof),
         batch_size: plan.batch_size,
@@ -293,14 +302,6 @@ pub fn rejects(compiled: &Compiled, calldata: &[u8]) -> Result<bool, String> {
     ))
 }
 
-/// This process's peak resident memory (VmHWM, Linux), MiB.
-pub fn peak_rss_mib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024)
-}
-
 /// A measured aggregation: the row, the verifier and the honest calldata.
 pub struct AggregateMeasured {
     pub row: AggregateRow,
@@ -359,8 +360,9 @@ pub struct Aggregated {
 
 /// Aggregates `inner` (proven under the same setup) in the outer circuit of `shape` under
 /// `outer` (of k = `shape.k`): outer keys, outer proof (verified natively), the outer verifier
-/// generated with its header (`statement`, B, both k, the setup) and compiled. `log` hears
-/// each step.
+/// generated with its header (`statement`, B, both k, the setup) and compiled. Ends the
+/// phases `outer keys` (and `outer keys, made again` where cached keys are refused) and
+/// `outer proof` of `phases`, which hears each step.
 pub fn aggregate(
     inner: &Inner,
     statement: Statement,
@@ -368,7 +370,7 @@ pub fn aggregate(
     outer: &Srs,
     keys_dir: &Path,
     solc: &Solc,
-    log: &dyn Fn(&str),
+    phases: &mut Phases,
 ) -> Result<Aggregated, String> {
     if inner.k > shape.k || outer.params.k() != shape.k {
         return Err(format!(
@@ -387,22 +389,25 @@ pub fn aggregate(
         shape,
     };
     let mut keys = outer_keys::load_or_generate(params, &target, keys_dir)?;
-    let t = Instant::now();
+    phases.end("outer keys");
+    let mut t = Instant::now();
     let circuit = match outer_keys::prover_circuit(params, &keys, &inner.snark) {
         Ok(c) => c,
         // Cached keys of another build of the outer circuit: made again, once.
         Err(why) if keys.source == KeySource::Cache => {
-            log(&format!(
+            phases.note(&format!(
                 "outer: the cached keys are refused ({why}); making them again"
             ));
             keys = outer_keys::regenerate(params, &target, keys_dir, why)?;
+            phases.end("outer keys, made again");
+            t = Instant::now();
             outer_keys::prover_circuit(params, &keys, &inner.snark)?
         }
         Err(why) => return Err(why),
     };
     let witness = t.elapsed();
-    log(&format!(
-        "outer: {:?}, keys {} in {:.1} s ({} MiB){}, peak RSS {:?} MiB",
+    phases.note(&format!(
+        "outer: {:?}, keys {} in {:.1} s ({} MiB){}",
         keys.layout,
         source_word(&keys.source),
         keys.keygen.as_secs_f64(),
@@ -410,17 +415,26 @@ pub fn aggregate(
         keys.not_stored
             .as_ref()
             .map(|e| format!(", NOT cached: {e}"))
-            .unwrap_or_default(),
-        peak_rss_mib()
+            .unwrap_or_default()
     ));
     let (instance, proof, prove) = outer_prove(params, &keys, circuit)?;
+    // Only the verifying key is needed from here: the proving key goes before the phase ends.
+    let OuterKeys {
+        pk,
+        layout,
+        keygen: outer_keygen,
+        source: outer_keys_source,
+        ..
+    } = keys;
+    let vk = pk.get_vk().clone();
+    drop(pk);
+    phases.end("outer proof");
     // The proof's time includes laying out its witness (as it did before keys were cached).
     let prove = prove + witness;
-    log(&format!(
-        "outer proof: {} bytes, {:.1} s, peak RSS {:?} MiB",
+    phases.note(&format!(
+        "outer proof: {} bytes, {:.1} s",
         proof.len(),
-        prove.as_secs_f64(),
-        peak_rss_mib()
+        prove.as_secs_f64()
     ));
     if instance.len() < ACCUMULATOR_LIMBS
         || instance[ACCUMULATOR_LIMBS..] != inner.snark.instances[0][..]
@@ -429,7 +443,7 @@ pub fn aggregate(
     }
     // The layout the wrapper checks, from the outer verifying key, confirmed on this honest
     // proof; stated in the verifier's header for whoever deploys a wrapper in front of it.
-    let proof_layout = outer_proof_layout(params, keys.pk.get_vk(), instance.len());
+    let proof_layout = outer_proof_layout(params, &vk, instance.len());
     let honest = ProofLayout::find(&proof)
         .map_err(|e| format!("the outer proof does not read as points, scalars, points: {e}"))?;
     if honest != proof_layout {
@@ -445,18 +459,12 @@ pub fn aggregate(
         &outer.identity,
         Some(proof_layout),
     );
-    let (solidity, compiled) = outer_verifier(
-        params,
-        keys.pk.get_vk(),
-        instance.len(),
-        Some(&header),
-        solc,
-    )?;
+    let (solidity, compiled) = outer_verifier(params, &vk, instance.len(), Some(&header), solc)?;
     Ok(Aggregated {
         proof_layout,
-        layout: keys.layout,
-        outer_keygen: keys.keygen,
-        outer_keys_source: keys.source,
+        layout,
+        outer_keygen,
+        outer_keys_source,
         outer_prove: prove,
         instance,
         proof,
@@ -468,7 +476,8 @@ pub fn aggregate(
 /// The aggregation end to end for `b` signatures and the outer `shape`, under the setup
 /// `source` (one SRS for both circuits, [`load_setup`]): inner proof, outer keys and proof, the
 /// outer verifier compiled, deployed (under EIP-170 when it fits) and called; a flipped
-/// proof byte and a changed inner public input must be rejected. `log` hears each step.
+/// proof byte and a changed inner public input must be rejected. `log` hears each step, and
+/// the row carries each phase's time and peak memory.
 pub fn measure_aggregation(
     b: usize,
     statement: Statement,
@@ -478,6 +487,7 @@ pub fn measure_aggregation(
     solc: &Solc,
     log: &dyn Fn(&str),
 ) -> Result<AggregateMeasured, String> {
+    let mut phases = Phases::start(log);
     let (inner_srs, outer_srs) = load_setup(
         source,
         params_dir,
@@ -485,8 +495,9 @@ pub fn measure_aggregation(
         shape.k,
     )?;
     log(&format!("setup: {}", outer_srs.identity.describe()));
+    phases.end("setup");
     let keys_dir = proving_key::keys_dir(params_dir);
-    let inner = inner_snark(b, statement, &inner_srs.params, &keys_dir)?;
+    let inner = inner_snark(b, statement, &inner_srs.params, &keys_dir, &mut phases)?;
     log(&inner_line(&inner, statement));
     let Aggregated {
         layout,
@@ -498,7 +509,15 @@ pub fn measure_aggregation(
         solidity,
         compiled,
         ..
-    } = aggregate(&inner, statement, shape, &outer_srs, &keys_dir, solc, log)?;
+    } = aggregate(
+        &inner,
+        statement,
+        shape,
+        &outer_srs,
+        &keys_dir,
+        solc,
+        &mut phases,
+    )?;
     let data = evm_calldata(&instance, &proof);
     let (gas, deploy_gas, runtime, fits) = deploy_and_call(&compiled, &data)?;
     if gas.on_floor() {
@@ -517,6 +536,7 @@ pub fn measure_aggregation(
     if !rejects(&compiled, &bad_input)? {
         return Err("the aggregation verifier accepts a changed inner public input".into());
     }
+    phases.end("verifier and chain check");
 
     let row = AggregateRow {
         circuit: CircuitKind::Batch.to_string(),
@@ -541,7 +561,8 @@ pub fn measure_aggregation(
         runtime_code_bytes: runtime as u64,
         creation_code_bytes: compiled.creation.len() as u64,
         fits_eip170: fits,
-        peak_rss_mib: peak_rss_mib(),
+        peak_rss_mib: process_peak_mib(),
+        phases: phases.into_rows(),
     };
     Ok(AggregateMeasured {
         row,

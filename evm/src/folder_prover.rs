@@ -17,6 +17,7 @@ use batch_ecdsa::batch_file::{BatchFile, Policy};
 use batch_ecdsa::prover::api::digest_pairs_of;
 use batch_ecdsa::prover::circuit::{witnesses_from_batch, WitnessBuildError};
 use batch_ecdsa::prover::memory;
+use batch_ecdsa::prover::phases::{process_peak_mib, Phases};
 use batch_ecdsa::prover::proving_key;
 use batch_ecdsa::prover::srs::{SetupIdentity, SetupSource};
 use batch_ecdsa::prover::transcript::scalar_word;
@@ -30,7 +31,7 @@ use crate::aggregation_prover::{
     OuterShape,
 };
 use crate::solc::Solc;
-use batch_ecdsa::calldata::rows::OuterLayout;
+use batch_ecdsa::calldata::rows::{OuterLayout, PhaseRow};
 
 /// What to prove.
 pub struct FolderRequest<'a> {
@@ -86,12 +87,19 @@ pub struct ProvedFolder {
     pub outer_keygen: Duration,
     pub outer_prove: Duration,
     pub outer_proof_bytes: usize,
+    /// Each phase's time and own peak memory, in order: batch check, setup, inner keys, inner
+    /// proof, outer keys (then `outer keys, made again` where cached keys were refused), outer
+    /// proof, verifier and chain check.
+    pub phases: Vec<PhaseRow>,
+    /// The process's peak resident memory from its start to the chain check, MiB.
+    pub peak_rss_mib: Option<u64>,
 }
 
 /// Proves `req` (module doc). `log` hears each step.
 pub fn prove_folder(req: &FolderRequest, log: &dyn Fn(&str)) -> Result<ProvedFolder, FolderError> {
     // Before the batch's signatures are read (secp256k1 arithmetic, in assembly under `asm`).
     batch_ecdsa::cpu::check().map_err(|e| FolderError::Environment(e.to_string()))?;
+    let mut phases = Phases::start(log);
     let (n, b, statement) = (req.batch.len(), req.batch_size, req.statement);
     if b < n {
         return Err(FolderError::Input(format!(
@@ -117,6 +125,7 @@ pub fn prove_folder(req: &FolderRequest, log: &dyn Fn(&str)) -> Result<ProvedFol
     };
     // The n real pairs (the folder's records; D is theirs padded to b).
     let pairs = digest_pairs_of(&witnesses)[..n].to_vec();
+    phases.end("batch check");
     memory::check(
         req.outer_k,
         outer_memory_floor(req.outer_k),
@@ -128,14 +137,31 @@ pub fn prove_folder(req: &FolderRequest, log: &dyn Fn(&str)) -> Result<ProvedFol
     let (inner_srs, outer_srs) =
         load_setup(req.setup, req.params_dir, ik, req.outer_k).map_err(env)?;
     log(&format!("setup: {}", outer_srs.identity.describe()));
+    phases.end("setup");
     let keys_dir = proving_key::keys_dir(req.params_dir);
-    let inner = inner_snark_of(witnesses, statement, &inner_srs.params, &keys_dir).map_err(env)?;
+    let inner = inner_snark_of(
+        witnesses,
+        statement,
+        &inner_srs.params,
+        &keys_dir,
+        &mut phases,
+    )
+    .map_err(env)?;
     log(&inner_line(&inner, statement));
     let shape = OuterShape {
         k: req.outer_k,
         lookup_bits: req.outer_k as usize - 1,
     };
-    let agg = aggregate(&inner, statement, shape, &outer_srs, &keys_dir, solc, log).map_err(env)?;
+    let agg = aggregate(
+        &inner,
+        statement,
+        shape,
+        &outer_srs,
+        &keys_dir,
+        solc,
+        &mut phases,
+    )
+    .map_err(env)?;
     let words: Vec<[u8; 32]> = agg.instance.iter().map(scalar_word).collect();
     let (accumulator, inner_words) = words.split_at(ACCUMULATOR_WORDS);
     let digest_pairs: &[_] = if statement == Statement::Digest {
@@ -166,6 +192,7 @@ pub fn prove_folder(req: &FolderRequest, log: &dyn Fn(&str)) -> Result<ProvedFol
         ),
         None => None,
     };
+    phases.end("verifier and chain check");
     Ok(ProvedFolder {
         file,
         solidity: agg.solidity,
@@ -182,5 +209,7 @@ pub fn prove_folder(req: &FolderRequest, log: &dyn Fn(&str)) -> Result<ProvedFol
         outer_keygen: agg.outer_keygen,
         outer_prove: agg.outer_prove,
         outer_proof_bytes: agg.proof.len(),
+        phases: phases.into_rows(),
+        peak_rss_mib: process_peak_mib(),
     })
 }

@@ -10,6 +10,7 @@
 
 use std::path::PathBuf;
 
+use batch_ecdsa::prover::phases::Phases;
 use batch_ecdsa::prover::proving_key::KeySource;
 use batch_ecdsa::prover::srs::{SetupKind, SetupSource};
 use batch_ecdsa_circuits::ecdsa::{Statement, DIGEST_INSTANCE_CELLS};
@@ -92,7 +93,14 @@ fn inner_proof_for_aggregation() {
         (Statement::Digest, DIGEST_INSTANCE_CELLS),
     ] {
         // `inner_snark` asserts the proof verifies natively in the Poseidon transcript.
-        let first = inner_snark(1, statement, &inner_srs.params, &keys_dir).unwrap();
+        let first = inner_snark(
+            1,
+            statement,
+            &inner_srs.params,
+            &keys_dir,
+            &mut Phases::times_only(&|_| {}),
+        )
+        .unwrap();
         assert_eq!(first.k, 14, "{statement}");
         assert_eq!(first.snark.instances.len(), 1, "one instance column");
         assert_eq!(first.snark.instances[0].len(), n, "{statement}");
@@ -102,7 +110,14 @@ fn inner_proof_for_aggregation() {
             KeySource::Generated { rejected: None },
             "{statement}"
         );
-        let second = inner_snark(1, statement, &inner_srs.params, &keys_dir).unwrap();
+        let second = inner_snark(
+            1,
+            statement,
+            &inner_srs.params,
+            &keys_dir,
+            &mut Phases::times_only(&|_| {}),
+        )
+        .unwrap();
         assert_eq!(second.keys_source, KeySource::Cache, "{statement}");
         let json = |s: &batch_ecdsa_evm::aggregation_prover::Inner| {
             serde_json::to_string(&s.snark.protocol).unwrap()

@@ -10,6 +10,7 @@
 //! | [`WrapperGasRow`] | `evm-wrapper-gas` (`results/wrapper-gas.json`) | [`super::wrapper_gas`] |
 //! | [`AggregateRow`] (with [`OuterLayout`], [`OuterShape`]) | `evm-aggregate` (`results/aggregate-*.json`) | the results docs |
 //! | [`ProveAggregatedRow`] (with [`OnChainRow`]) | `prove-aggregated --json` (`results/prove-aggregated-b*.json`) | [`super::measured::aggregated_digest_row`] |
+//! | [`PhaseRow`] | [`crate::prover::phases::Phases`]: `phases` in [`AggregateRow`] and in `prove-aggregated --json` | the results docs |
 
 use serde::{Deserialize, Serialize};
 
@@ -174,6 +175,19 @@ pub struct ProveAggregatedRow {
     pub on_chain: OnChainRow,
 }
 
+/// One phase of a proving job: its wall time and the most memory the process held during it
+/// ([`crate::prover::phases`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PhaseRow {
+    /// What the phase does (`inner keys`, `inner proof`, `outer keys`, `outer proof`, …).
+    pub name: String,
+    /// Its wall time.
+    pub seconds: f64,
+    /// The process's peak resident memory during this phase alone, MiB; `None` where the
+    /// peak could not be reset at its start (then only the process's overall peak is known).
+    pub peak_rss_mib: Option<u64>,
+}
+
 /// The chain check of a `prove-aggregated` or `verify-aggregated` run (revm, EIP-170
 /// enforced): the verifier called directly, then (digest) the wrapper with the batch.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -226,6 +240,10 @@ pub struct AggregateRow {
     pub runtime_code_bytes: u64,
     pub creation_code_bytes: u64,
     pub fits_eip170: bool,
-    /// The process's peak resident memory (VmHWM) when the row was written, MiB.
+    /// The process's peak resident memory over the run, MiB
+    /// ([`crate::prover::phases::process_peak_mib`]).
     pub peak_rss_mib: Option<u64>,
+    /// Each phase's time and own peak memory (absent in rows from before phases were measured).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub phases: Vec<PhaseRow>,
 }

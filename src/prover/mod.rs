@@ -7,6 +7,8 @@
 //! (which circuit, its layout, witnesses from a batch file), [`key_files`] (any circuit's proving key on disk, checked; a cache of one), [`proving_key`] (keygen, key hash,
 //! cache), [`transcript`] (Blake2b or the EVM's Keccak transcript), [`proof`] (create / verify,
 //! the proof file), [`expected`] (a proof file against the caller's batch), [`api`] (`Prover`, `Verifier`).
+//! Beside them, using none of them: [`memory`] (the memory a proof needs, against what the
+//! machine has) and [`phases`] (what each phase of a long job took: time and its own peak memory).
 
 pub mod api;
 #[cfg(feature = "cli")]
@@ -16,6 +18,7 @@ pub mod expected;
 pub mod key_files;
 pub mod memory;
 pub mod params;
+pub mod phases;
 pub mod proof;
 pub mod proving_key;
 pub mod srs;

@@ -18,10 +18,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use batch_ecdsa::cli::SetupArgs;
+use batch_ecdsa::prover::phases::{process_peak_mib, Phases};
 use batch_ecdsa_circuits::ecdsa::Statement;
 use batch_ecdsa_evm::aggregation_prover::{
-    inner_k, inner_snark, load_setup, measure_aggregation, outer_verifier, outer_vk, peak_rss_mib,
-    OuterShape,
+    inner_k, inner_snark, load_setup, measure_aggregation, outer_verifier, outer_vk, OuterShape,
 };
 use batch_ecdsa_evm::solc::Solc;
 use batch_ecdsa_evm::EIP170_CODE_LIMIT;
@@ -70,7 +70,14 @@ fn run(args: &Args) -> Result<(), String> {
         let first = args.sweep.first().copied().unwrap_or(ik);
         let (inner_srs, _) = load_setup(&source, &args.setup.params_dir, ik, first.max(ik))?;
         let keys_dir = batch_ecdsa::prover::proving_key::keys_dir(&args.setup.params_dir);
-        let inner = inner_snark(args.count, args.statement, &inner_srs.params, &keys_dir)?;
+        let mut phases = Phases::times_only(&|_| {});
+        let inner = inner_snark(
+            args.count,
+            args.statement,
+            &inner_srs.params,
+            &keys_dir,
+            &mut phases,
+        )?;
         for &k in &args.sweep {
             let (_, outer) = load_setup(&source, &args.setup.params_dir, ik, k)?;
             let p = outer.params;
@@ -102,7 +109,7 @@ fn run(args: &Args) -> Result<(), String> {
                     "outer": layout,
                     "verifiers": sizes,
                     "layout_and_vk_s": vk_s,
-                    "peak_rss_mib": peak_rss_mib(),
+                    "peak_rss_mib": process_peak_mib(),
                 })
             );
         }

@@ -21,6 +21,7 @@ use std::process::ExitCode;
 
 use batch_ecdsa::calldata::rows::OuterShape;
 use batch_ecdsa::cli::SetupArgs;
+use batch_ecdsa::prover::phases::Phases;
 use batch_ecdsa_circuits::ecdsa::Statement;
 use batch_ecdsa_evm::aggregation_prover::{inner_k, inner_snark, load_setup};
 use batch_ecdsa_evm::outer_keys::outer_layout;
@@ -303,7 +304,13 @@ fn run(args: &Args) -> Result<(), String> {
             let k = inner_k(1, statement).map_err(|e| e.to_string())?;
             let (inner, _) = load_setup(&args.setup.source(), &args.setup.params_dir, k, args.k)?;
             let keys_dir = args.setup.params_dir.join("keys");
-            let proof = inner_snark(1, statement, &inner.params, &keys_dir)?;
+            let proof = inner_snark(
+                1,
+                statement,
+                &inner.params,
+                &keys_dir,
+                &mut Phases::times_only(&|_| {}),
+            )?;
             let mut row = Row {
                 statement: Some(statement.to_string()),
                 ..Row::of(&proof.snark, &outer.params, shape)

@@ -26,7 +26,9 @@
 //! `--insecure-dev-setup` the fixed-seed one (anyone can forge proofs under it: test fixtures
 //! only). The folder and the verifier's header record which.
 //!
-//! About 20 minutes and 17 GiB on 2 cores at K = 22 (docs/ethereum.md).
+//! About 20 minutes and 17 GiB on 2 cores at K = 22 (docs/ethereum.md). Each phase's time and
+//! peak memory go to stderr as it ends and into `--json`'s `phases`; the run's peak is
+//! `peak_rss_mib` (`/usr/bin/time` sees only the last phase's: `batch_ecdsa::prover::phases`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -162,6 +164,14 @@ fn run(args: &Args) -> Result<(), ExitCode> {
         println!("{tag}{line}");
     }
     println!("{tag}setup: {}", folder.setup.describe());
+    if let Some(peak) = folder.peak_rss_mib {
+        // The phase meter resets the kernel's mark, so `/usr/bin/time`'s figure is only the
+        // last phase's: this is the run's.
+        println!(
+            "{tag}peak memory {} MiB (each phase's above; /usr/bin/time reports only the last phase's)",
+            batch_ecdsa::calldata::units::thousands(peak)
+        );
+    }
     println!("{tag}written to {}", args.out_dir.display());
     if let (Some(t), Some(path)) = (&txs, &args.input.txs.strip_out) {
         write_stripped(t, path).map_err(ExitCode::from)?;
@@ -183,7 +193,8 @@ fn run(args: &Args) -> Result<(), ExitCode> {
             "outer_proof_bytes": folder.outer_proof_bytes,
             "on_chain": folder.on_chain,
             "setup": folder.setup,
-            "peak_rss_mib": batch_ecdsa_evm::aggregation_prover::peak_rss_mib(),
+            "peak_rss_mib": folder.peak_rss_mib,
+            "phases": folder.phases,
         });
         println!("{row}");
     }
