@@ -93,14 +93,16 @@ fn inner_proof_for_aggregation() {
         (Statement::Digest, DIGEST_INSTANCE_CELLS),
     ] {
         // `inner_snark` asserts the proof verifies natively in the Poseidon transcript.
-        let first = inner_snark(
-            1,
-            statement,
-            &inner_srs.params,
-            &keys_dir,
-            &mut Phases::times_only(&|_| {}),
-        )
-        .unwrap();
+        let prove = || {
+            inner_snark(
+                1,
+                statement,
+                &inner_srs.params,
+                &keys_dir,
+                &mut Phases::silent(),
+            )
+        };
+        let first = prove().unwrap();
         assert_eq!(first.k, 14, "{statement}");
         assert_eq!(first.snark.instances.len(), 1, "one instance column");
         assert_eq!(first.snark.instances[0].len(), n, "{statement}");
@@ -110,14 +112,7 @@ fn inner_proof_for_aggregation() {
             KeySource::Generated { rejected: None },
             "{statement}"
         );
-        let second = inner_snark(
-            1,
-            statement,
-            &inner_srs.params,
-            &keys_dir,
-            &mut Phases::times_only(&|_| {}),
-        )
-        .unwrap();
+        let second = prove().unwrap();
         assert_eq!(second.keys_source, KeySource::Cache, "{statement}");
         let json = |s: &batch_ecdsa_evm::aggregation_prover::Inner| {
             serde_json::to_string(&s.snark.protocol).unwrap()

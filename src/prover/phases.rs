@@ -78,16 +78,12 @@ impl<'a> Phases<'a> {
     /// Starts the first phase now, measuring each phase's peak (unless another measuring
     /// meter is live in this process: then times only).
     pub fn start(log: &'a dyn Fn(&str)) -> Self {
-        let measuring = MEASURING
+        let mut meter = Self::times_only(log);
+        meter.measuring = MEASURING
             .compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
             .is_ok();
-        Self {
-            log,
-            started: Instant::now(),
-            measuring,
-            peak_was_reset: measuring && reset_peak(),
-            done: Vec::new(),
-        }
+        meter.peak_was_reset = meter.measuring && reset_peak();
+        meter
     }
 
     /// Starts the first phase now, measuring times only (the mark is never reset): for
@@ -100,6 +96,11 @@ impl<'a> Phases<'a> {
             peak_was_reset: false,
             done: Vec::new(),
         }
+    }
+
+    /// [`Self::times_only`], logging nothing: for callers that report no phases.
+    pub fn silent() -> Phases<'static> {
+        Phases::times_only(&|_| {})
     }
 
     /// Ends the current phase as `name`, logs its line, starts the next; returns the phase.
@@ -124,11 +125,6 @@ impl<'a> Phases<'a> {
     /// Logs `text` (a line that is not a phase's end).
     pub fn note(&self, text: &str) {
         (self.log)(text)
-    }
-
-    /// The phases ended so far, in order.
-    pub fn rows(&self) -> &[PhaseRow] {
-        &self.done
     }
 
     /// The phases ended, in order.

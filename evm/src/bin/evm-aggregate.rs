@@ -70,7 +70,7 @@ fn run(args: &Args) -> Result<(), String> {
         let first = args.sweep.first().copied().unwrap_or(ik);
         let (inner_srs, _) = load_setup(&source, &args.setup.params_dir, ik, first.max(ik))?;
         let keys_dir = batch_ecdsa::prover::proving_key::keys_dir(&args.setup.params_dir);
-        let mut phases = Phases::times_only(&|_| {});
+        let mut phases = Phases::silent();
         let inner = inner_snark(
             args.count,
             args.statement,

@@ -309,7 +309,7 @@ fn run(args: &Args) -> Result<(), String> {
                 statement,
                 &inner.params,
                 &keys_dir,
-                &mut Phases::times_only(&|_| {}),
+                &mut Phases::silent(),
             )?;
             let mut row = Row {
                 statement: Some(statement.to_string()),
