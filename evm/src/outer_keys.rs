@@ -27,7 +27,7 @@ use batch_ecdsa::prover::proving_key::KeySource;
 use batch_ecdsa_circuits::ecdsa::Statement;
 use halo2_proofs::halo2curves::bn256::{Bn256, G1Affine};
 use halo2_proofs::halo2curves::group::GroupEncoding;
-use halo2_proofs::plonk::{keygen_pk, keygen_vk, ProvingKey};
+use halo2_proofs::plonk::{keygen_pk2, ProvingKey};
 use halo2_proofs::poly::commitment::{Params, ParamsProver};
 use halo2_proofs::poly::kzg::commitment::ParamsKZG;
 use serde::{Deserialize, Serialize};
@@ -109,8 +109,10 @@ pub fn outer_keygen(
 ) -> Result<OuterKeys, String> {
     let (layout, config, circuit) = outer_layout(params, snark, shape);
     let t = Instant::now();
-    let vk = keygen_vk(params, &circuit).map_err(|e| format!("outer keygen_vk: {e:?}"))?;
-    let pk = keygen_pk(params, vk, &circuit).map_err(|e| format!("outer keygen_pk: {e:?}"))?;
+    // Both keys from one synthesis (halo2's `keygen_pk2`, no selector compression as
+    // `keygen_vk`): the verifying key is `outer_vk`'s (`tests/outer_keys.rs`), made without
+    // laying the circuit out and building its fixed columns and permutation a second time.
+    let pk = keygen_pk2(params, &circuit, false).map_err(|e| format!("outer keygen: {e:?}"))?;
     Ok(OuterKeys {
         layout,
         config,

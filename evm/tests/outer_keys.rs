@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 
 use batch_ecdsa::calldata::rows::OuterShape;
-use batch_ecdsa::prover::proving_key::KeySource;
+use batch_ecdsa::prover::proving_key::{vk_hash, KeySource};
 use batch_ecdsa::prover::srs::SetupSource;
 use batch_ecdsa_circuits::ecdsa::Statement;
 use batch_ecdsa_evm::aggregation_prover::{load_setup, outer_prove, ACCUMULATOR_LIMBS};
@@ -116,6 +116,11 @@ fn outer_keys_are_made_once_and_read_back() {
     let made = load_or_generate(params, &target(&first_batch), &keys_dir).unwrap();
     assert_eq!(made.source, KeySource::Generated { rejected: None });
     assert!(made.not_stored.is_none() && made.pk_bytes > 0);
+    // The keys are made in one synthesis; their verifying key is the one `keygen_vk` makes
+    // alone (what `outer_vk` sizes verifiers with): the same hash of its serialised bytes.
+    let (_, alone) =
+        batch_ecdsa_evm::aggregation_prover::outer_vk(params, &first_batch, shape).unwrap();
+    assert_eq!(vk_hash(made.pk.get_vk()), vk_hash(&alone));
 
     // Another batch of the same circuit: the keys are read, not made.
     let second_batch = toy_snark(&inner_srs.params, 5);

@@ -22,7 +22,7 @@ use batch_ecdsa_circuits::layout::{LayoutParams, Native};
 use ff::PrimeField;
 use group::GroupEncoding;
 use halo2_proofs::halo2curves::bn256::{Bn256, G1Affine};
-use halo2_proofs::plonk::{keygen_pk, keygen_vk_custom, Circuit, ProvingKey, VerifyingKey};
+use halo2_proofs::plonk::{keygen_pk2, keygen_vk_custom, Circuit, ProvingKey, VerifyingKey};
 use halo2_proofs::poly::commitment::Params;
 use halo2_proofs::poly::kzg::commitment::ParamsKZG;
 use halo2_proofs::SerdeFormat;
@@ -128,25 +128,33 @@ pub struct Keys {
     pub pk_bytes: u64,
 }
 
+/// Selector compression: the gates' selectors share fixed columns where the degree allows,
+/// so the proof carries fewer fixed evaluations. Both keygen paths use it, so the verifying
+/// key of [`generate_vk`] is the one inside [`generate`]'s proving key.
+const COMPRESS_SELECTORS: bool = true;
+
 struct KeygenVk<'a>(&'a ParamsKZG<Bn256>);
 impl CircuitVisitor<Result<VerifyingKey<G1Affine>, KeyError>> for KeygenVk<'_> {
     fn visit<C: Circuit<Native, Params = LayoutParams> + Clone>(
         self,
         circuit: &C,
     ) -> Result<VerifyingKey<G1Affine>, KeyError> {
-        // Selector compression: the gates' selectors share fixed columns where the degree
-        // allows, so the proof carries fewer fixed evaluations.
-        keygen_vk_custom(self.0, circuit, true).map_err(|e| KeyError::Keygen(format!("vk: {e:?}")))
+        keygen_vk_custom(self.0, circuit, COMPRESS_SELECTORS)
+            .map_err(|e| KeyError::Keygen(format!("vk: {e:?}")))
     }
 }
 
-struct KeygenPk<'a>(&'a ParamsKZG<Bn256>, VerifyingKey<G1Affine>);
+/// Both keys from one synthesis of the circuit (halo2's `keygen_pk2`): `keygen_vk` then
+/// `keygen_pk` lays the circuit out twice and builds its fixed columns and permutation twice,
+/// for the same verifying key (`tests::one_synthesis_makes_the_same_verifying_key`).
+struct KeygenPk<'a>(&'a ParamsKZG<Bn256>);
 impl CircuitVisitor<Result<ProvingKey<G1Affine>, KeyError>> for KeygenPk<'_> {
     fn visit<C: Circuit<Native, Params = LayoutParams> + Clone>(
         self,
         circuit: &C,
     ) -> Result<ProvingKey<G1Affine>, KeyError> {
-        keygen_pk(self.0, self.1, circuit).map_err(|e| KeyError::Keygen(format!("pk: {e:?}")))
+        keygen_pk2(self.0, circuit, COMPRESS_SELECTORS)
+            .map_err(|e| KeyError::Keygen(format!("pk: {e:?}")))
     }
 }
 
@@ -186,8 +194,7 @@ pub fn generate(
 ) -> Result<(ProvingKey<G1Affine>, Duration), KeyError> {
     let start = Instant::now();
     circuit.footprint().map_err(KeyError::Layout)?;
-    let vk = generate_vk(params, circuit)?;
-    let pk = circuit.with_circuit(KeygenPk(params, vk))?;
+    let pk = circuit.with_circuit(KeygenPk(params))?;
     Ok((pk, start.elapsed()))
 }
 
@@ -359,4 +366,33 @@ pub fn load_or_generate_vk(
     let vk = generate_vk(params, circuit)?;
     let hash = vk_hash(&vk);
     Ok((vk, hash, KeySource::Generated { rejected }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::prover::circuit::CircuitKind;
+    use batch_ecdsa_circuits::ecdsa::Statement;
+    use rand_chacha::rand_core::SeedableRng;
+
+    /// [`generate`] makes both keys from one synthesis; its verifying key must be the one a
+    /// verifier makes alone with [`generate_vk`] (a proof file names it by [`vk_hash`]), under
+    /// both statements (the digest statement has the Keccak layer's fixed columns and lookups).
+    /// Fails if the two paths disagree on selector compression or on anything else in the key.
+    #[test]
+    fn one_synthesis_makes_the_same_verifying_key() {
+        for statement in [Statement::Keys, Statement::Digest] {
+            let circuit =
+                AnyCircuit::fitted_for_size(CircuitKind::Batch, 1, statement).expect("B = 1 fits");
+            let params =
+                ParamsKZG::<Bn256>::setup(circuit.k(), rand_chacha::ChaCha20Rng::seed_from_u64(11));
+            let alone = generate_vk(&params, &circuit).expect("vk");
+            let (pk, _) = generate(&params, &circuit).expect("pk");
+            assert_eq!(
+                vk_hash(pk.get_vk()),
+                vk_hash(&alone),
+                "{statement}: the proving key's verifying key differs"
+            );
+        }
+    }
 }
