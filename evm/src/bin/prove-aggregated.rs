@@ -26,7 +26,7 @@
 //! `--insecure-dev-setup` the fixed-seed one (anyone can forge proofs under it: test fixtures
 //! only). The folder and the verifier's header record which.
 //!
-//! 12–19 minutes with the keys cached (B = 128, 256), 18–26 making them, 14.8–16.4 GiB, on 2
+//! 11–19 minutes with the keys cached (B = 64, 128, 256), 14–26 making them, 14.8–16.6 GiB, on 2
 //! cores at K = 22 (docs/results.md). Each phase's time and peak memory go to stderr as it
 //! ends and into `--json`'s `phases`; the run's peak is `peak_rss_mib` (`/usr/bin/time` sees
 //! only the last phase's: `batch_ecdsa::prover::phases`).
