@@ -34,7 +34,7 @@ use batch_ecdsa_circuits::ecdsa::{BatchEcdsaCircuit, SignatureWitness, Statement
 use batch_ecdsa_circuits::limits::{self, SizeError};
 use batch_ecdsa_circuits::plan::Plan;
 use halo2_proofs::halo2curves::bn256::{Bn256, Fr, G1Affine};
-use halo2_proofs::plonk::{keygen_vk, VerifyingKey};
+use halo2_proofs::plonk::{keygen_vk_custom, VerifyingKey};
 use halo2_proofs::poly::commitment::{Params, ParamsProver};
 use halo2_proofs::poly::kzg::commitment::ParamsKZG;
 use snark_verifier_sdk::evm::{gen_evm_proof_shplonk, gen_evm_verifier_sol_code};
@@ -272,7 +272,8 @@ pub fn outer_vk(
     shape: OuterShape,
 ) -> Result<(OuterLayout, VerifyingKey<G1Affine>), String> {
     let (layout, _, circuit) = outer_layout(params, snark, shape);
-    let vk = keygen_vk(params, &circuit).map_err(|e| format!("outer keygen_vk: {e:?}"))?;
+    let vk = keygen_vk_custom(params, &circuit, outer_keys::OUTER_COMPRESS_SELECTORS)
+        .map_err(|e| format!("outer keygen_vk: {e:?}"))?;
     Ok((layout, vk))
 }
 

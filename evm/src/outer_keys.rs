@@ -101,6 +101,11 @@ pub fn outer_layout(
     (layout, config, circuit)
 }
 
+/// Selector compression of the outer keys: off (snark-verifier-sdk's keys are made without
+/// it). [`outer_keygen`] and `aggregation_prover::outer_vk` both use this, so their verifying
+/// keys are the same.
+pub const OUTER_COMPRESS_SELECTORS: bool = false;
+
 /// Makes the outer circuit's proving key for `shape` (`params` of exactly `shape.k`), no cache.
 pub fn outer_keygen(
     params: &ParamsKZG<Bn256>,
@@ -109,10 +114,11 @@ pub fn outer_keygen(
 ) -> Result<OuterKeys, String> {
     let (layout, config, circuit) = outer_layout(params, snark, shape);
     let t = Instant::now();
-    // Both keys from one synthesis (halo2's `keygen_pk2`, no selector compression as
-    // `keygen_vk`): the verifying key is `outer_vk`'s (`tests/outer_keys.rs`), made without
-    // laying the circuit out and building its fixed columns and permutation a second time.
-    let pk = keygen_pk2(params, &circuit, false).map_err(|e| format!("outer keygen: {e:?}"))?;
+    // Both keys from one layout of the circuit (halo2's `keygen_pk2`; the permutation
+    // polynomials are still computed for each key): the verifying key is `outer_vk`'s
+    // (`tests/outer_keys.rs`), made without laying the circuit out a second time.
+    let pk = keygen_pk2(params, &circuit, OUTER_COMPRESS_SELECTORS)
+        .map_err(|e| format!("outer keygen: {e:?}"))?;
     Ok(OuterKeys {
         layout,
         config,

@@ -144,9 +144,10 @@ impl CircuitVisitor<Result<VerifyingKey<G1Affine>, KeyError>> for KeygenVk<'_> {
     }
 }
 
-/// Both keys from one synthesis of the circuit (halo2's `keygen_pk2`): `keygen_vk` then
-/// `keygen_pk` lays the circuit out twice and builds its fixed columns and permutation twice,
-/// for the same verifying key (`tests::one_synthesis_makes_the_same_verifying_key`).
+/// Both keys from one layout of the circuit (halo2's `keygen_pk2`): `keygen_vk` then
+/// `keygen_pk` lays the circuit out twice (its fixed columns, copies and selectors built
+/// twice; the permutation polynomials are computed for each key either way), for the same
+/// verifying key (`tests::one_synthesis_makes_the_same_verifying_key`).
 struct KeygenPk<'a>(&'a ParamsKZG<Bn256>);
 impl CircuitVisitor<Result<ProvingKey<G1Affine>, KeyError>> for KeygenPk<'_> {
     fn visit<C: Circuit<Native, Params = LayoutParams> + Clone>(
