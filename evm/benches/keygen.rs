@@ -12,7 +12,7 @@
 //!
 //! Run: `cargo bench -p batch-ecdsa-evm --features aggregate --bench keygen [-- --b 32
 //! --outer-k 22 --rounds 2]` (the fixed-seed development setup in the workspace's `params/`;
-//! keygen reads no secret, so the setup changes no time). About 20 minutes and 17 GiB at the
+//! keygen reads no secret, so the setup changes no time). About 15 minutes and 16 GiB at the
 //! defaults on 2 cores.
 
 use std::path::Path;

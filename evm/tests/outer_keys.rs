@@ -116,7 +116,7 @@ fn outer_keys_are_made_once_and_read_back() {
     let made = load_or_generate(params, &target(&first_batch), &keys_dir).unwrap();
     assert_eq!(made.source, KeySource::Generated { rejected: None });
     assert!(made.not_stored.is_none() && made.pk_bytes > 0);
-    // The keys are made in one synthesis; their verifying key is the one `keygen_vk` makes
+    // The keys are made in one synthesis; their verifying key is the one `keygen_vk_custom` makes
     // alone (what `outer_vk` sizes verifiers with): the same hash of its serialised bytes.
     let (_, alone) =
         batch_ecdsa_evm::aggregation_prover::outer_vk(params, &first_batch, shape).unwrap();
